@@ -1,0 +1,19 @@
+// Text rules shared by every validator: Rust's `str::trim` emptiness and
+// Rust `{:?}` quoting of names in messages (semantics, project decision 8).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace eredu {
+
+/// True when `text` is empty after stripping Unicode White_Space (Rust trim).
+bool is_blank(std::string_view text) noexcept;
+
+/// `text` quoted and escaped as Rust's `{:?}` prints a string.
+std::string debug_quoted(std::string_view text);
+
+/// True when `text` is well-formed UTF-8.
+bool is_valid_utf8(std::string_view text) noexcept;
+
+}  // namespace eredu

@@ -1,0 +1,87 @@
+// A model description: its groups in document order, indexed by target.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "core/result.hpp"
+#include "plan/group.hpp"
+
+namespace eredu {
+
+/// The optional `model` object of eredu.groups.v1.
+struct ModelInfo {
+  std::optional<std::string> name;
+  std::optional<std::uint64_t> layers;   // >= 1 when present
+  std::optional<std::uint64_t> experts;  // routed experts per layer; 0 == absent
+  friend bool operator==(const ModelInfo&, const ModelInfo&) = default;
+};
+
+/// Where one flat member lives and what it weighs.
+struct MemberEntry {
+  std::uint32_t group = 0;
+  std::uint32_t member = 0;
+  std::optional<std::uint64_t> global_bytes;  // nullopt without dtype
+};
+
+/// An immutable, validated model description. Safe to read from many threads.
+class ModelDescription {
+ public:
+  const ModelInfo& info() const { return info_; }
+  const std::vector<ParameterGroupSpec>& groups() const { return groups_; }
+  /// Flat members in document order.
+  const std::vector<MemberEntry>& members() const { return members_; }
+  /// Flat member indices sorted by target (byte-wise).
+  const std::vector<std::uint32_t>& by_target() const { return by_target_; }
+  /// The sorted position of each flat member (inverse of by_target).
+  const std::vector<std::uint32_t>& position_of() const { return position_of_; }
+  const ParameterMemberSpec& member(std::uint32_t flat) const {
+    const MemberEntry& entry = members_[flat];
+    return groups_[entry.group].members()[entry.member];
+  }
+  std::size_t tensor_count() const { return members_.size(); }
+  /// Sum of the global bytes of members with a dtype.
+  std::uint64_t global_bytes() const { return global_bytes_; }
+  /// Members without a dtype.
+  std::uint64_t unknown_bytes_tensors() const { return unknown_bytes_tensors_; }
+
+ private:
+  friend class ModelBuilder;
+  ModelInfo info_;
+  std::vector<ParameterGroupSpec> groups_;
+  std::vector<MemberEntry> members_;
+  std::vector<std::uint32_t> by_target_;
+  std::vector<std::uint32_t> position_of_;
+  std::uint64_t global_bytes_ = 0;
+  std::uint64_t unknown_bytes_tensors_ = 0;
+};
+
+/// Builds a ModelDescription group by group. Each `add_group` is atomic: on
+/// failure the builder is unchanged.
+class ModelBuilder {
+ public:
+  /// Errors: InvalidArgument when `layers` is 0 (experts 0 means absent).
+  static Result<ModelBuilder> create(ModelInfo info);
+
+  /// Checks, in order: the scope lies inside `layers` / `experts` when those
+  /// are known (InvalidGroup); every member's element count and bytes, and the
+  /// running byte total, fit 64 bits (InvalidTensor); no target was used by an
+  /// earlier group (InvalidGroup, "parallel placement target <T> was
+  /// registered more than once").
+  Result<void> add_group(ParameterGroupSpec group);
+
+  /// Sorts the target index and returns the finished description.
+  Result<std::shared_ptr<const ModelDescription>> finish() &&;
+
+ private:
+  explicit ModelBuilder(ModelInfo info);
+  std::unique_ptr<ModelDescription> model_;
+  std::unordered_set<std::string_view> targets_;
+};
+
+}  // namespace eredu

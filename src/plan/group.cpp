@@ -1,0 +1,169 @@
+#include "plan/group.hpp"
+
+#include <array>
+#include <set>
+
+#include "core/checked.hpp"
+#include "core/text.hpp"
+
+namespace eredu {
+namespace {
+
+constexpr std::array<std::string_view, kRoleCount> kRoleNames{
+    "replicated",          "column_projection", "row_projection",
+    "vocabulary",          "attention_heads",   "feed_forward_intermediate",
+    "expert_intermediate", "channels",          "segmented"};
+
+constexpr std::array<std::string_view, kShardingKindCount> kShardingNames{
+    "replicated", "equal", "balanced", "partitioned", "partitioned_segments", "segmented"};
+
+template <class Enum, std::size_t N>
+std::optional<Enum> parse_name(const std::array<std::string_view, N>& names,
+                               std::string_view name) {
+  for (std::size_t i = 0; i < N; ++i) {
+    if (names[i] == name) return static_cast<Enum>(i);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view role_name(ParameterRole role) {
+  return kRoleNames[static_cast<std::uint32_t>(role)];
+}
+
+std::optional<ParameterRole> parse_role(std::string_view name) {
+  return parse_name<ParameterRole>(kRoleNames, name);
+}
+
+std::optional<ParameterRole> role_from_value(std::uint32_t value) {
+  if (value >= kRoleCount) return std::nullopt;
+  return static_cast<ParameterRole>(value);
+}
+
+std::string_view sharding_kind_name(ShardingKind kind) {
+  return kShardingNames[static_cast<std::uint32_t>(kind)];
+}
+
+std::optional<ShardingKind> parse_sharding_kind(std::string_view name) {
+  return parse_name<ShardingKind>(kShardingNames, name);
+}
+
+std::optional<ShardingKind> sharding_kind_from_value(std::uint32_t value) {
+  if (value >= kShardingKindCount) return std::nullopt;
+  return static_cast<ShardingKind>(value);
+}
+
+Result<ParameterGroupSpec> ParameterGroupSpec::create(std::string logical_name, ParameterRole role,
+                                                      std::vector<ParameterMemberSpec> members,
+                                                      GroupScope scope) {
+  return build(std::move(logical_name), role, std::nullopt, std::move(members), scope);
+}
+
+Result<ParameterGroupSpec> ParameterGroupSpec::partitioned(std::string logical_name,
+                                                           ParameterRole role, std::uint64_t units,
+                                                           std::vector<ParameterMemberSpec> members,
+                                                           GroupScope scope) {
+  if (units == 0) {
+    return fail(Status::InvalidGroup, "parallel logical partition must contain at least one unit");
+  }
+  return build(std::move(logical_name), role, units, std::move(members), scope);
+}
+
+Result<ParameterGroupSpec> ParameterGroupSpec::build(std::string logical_name, ParameterRole role,
+                                                     std::optional<std::uint64_t> partition_units,
+                                                     std::vector<ParameterMemberSpec> members,
+                                                     GroupScope scope) {
+  if (is_blank(logical_name)) {
+    return fail(Status::InvalidGroup, "parallel parameter logical name must not be empty");
+  }
+  if (members.empty()) {
+    return failf(Status::InvalidGroup,
+                 "parallel parameter group {} must contain at least one tensor",
+                 debug_quoted(logical_name));
+  }
+  std::set<std::string_view> targets;
+  bool has_partitioned_member = false;
+  for (const ParameterMemberSpec& member : members) {
+    if (is_blank(member.target())) {
+      return failf(Status::InvalidGroup,
+                   "parallel parameter group {} contains an empty tensor target",
+                   debug_quoted(logical_name));
+    }
+    if (!targets.insert(member.target()).second) {
+      return failf(Status::InvalidGroup, "parallel parameter group {} repeats tensor target {}",
+                   debug_quoted(logical_name), debug_quoted(member.target()));
+    }
+    has_partitioned_member |= member.sharding().is_partitioned();
+  }
+  if (has_partitioned_member != partition_units.has_value()) {
+    return failf(Status::InvalidGroup,
+                 "parallel parameter group {} must declare exactly one group-level logical "
+                 "partition for its partitioned members",
+                 debug_quoted(logical_name));
+  }
+  ParameterGroupSpec group;
+  group.logical_name_ = std::move(logical_name);
+  group.role_ = role;
+  group.partition_units_ = partition_units;
+  group.members_ = std::move(members);
+  group.scope_ = scope;
+  return group;
+}
+
+Result<ParameterGroupSpec> partitioned_group_with_preferred_units(
+    std::string logical_name, ParameterRole role, std::uint64_t preferred_units,
+    std::vector<ParameterMemberSpec> members, GroupScope scope) {
+  std::uint64_t units = preferred_units;
+  for (const ParameterMemberSpec& member : members) {
+    const MemberSharding& sharding = member.sharding();
+    const auto& shape = member.global_shape();
+    switch (sharding.kind) {
+      case ShardingKind::Partitioned:
+        if (sharding.axis >= shape.size()) {
+          return failf(Status::InvalidTensor, "partitioned parameter {} has no axis {}",
+                       member.target(), sharding.axis);
+        }
+        units = greatest_common_divisor(units, shape[sharding.axis]);
+        break;
+      case ShardingKind::PartitionedSegments:
+      case ShardingKind::Segmented:
+        if (sharding.axis >= shape.size()) {
+          return failf(Status::InvalidTensor, "segmented parameter {} has no axis {}",
+                       member.target(), sharding.axis);
+        }
+        for (const IndexRange& segment : sharding.segments) {
+          units = greatest_common_divisor(units, segment.length());
+        }
+        break;
+      case ShardingKind::Replicated:
+      case ShardingKind::Equal:
+      case ShardingKind::Balanced:
+        break;
+    }
+  }
+  return ParameterGroupSpec::partitioned(std::move(logical_name), role, units, std::move(members),
+                                         scope);
+}
+
+Result<std::uint64_t> aligned_partition_units(std::string_view name, std::uint64_t semantic_units,
+                                              std::uint64_t elements_per_unit,
+                                              std::uint64_t required_alignment) {
+  if (semantic_units == 0 || elements_per_unit == 0 || required_alignment == 0) {
+    return failf(Status::InvalidGroup,
+                 "{} aligned partition dimensions must be positive, got units={}, width={}, "
+                 "alignment={}",
+                 name, semantic_units, elements_per_unit, required_alignment);
+  }
+  const std::uint64_t units_per_partition =
+      required_alignment / greatest_common_divisor(elements_per_unit, required_alignment);
+  if (semantic_units % units_per_partition != 0) {
+    return failf(Status::InvalidGroup,
+                 "{} has {} semantic units of width {}, which cannot form complete "
+                 "alignment-{} partitions",
+                 name, semantic_units, elements_per_unit, required_alignment);
+  }
+  return semantic_units / units_per_partition;
+}
+
+}  // namespace eredu

@@ -1,0 +1,186 @@
+// Logical parameter groups (seed 000: ParameterRole, MemberSharding,
+// ParameterMemberSpec, ParameterGroupSpec) plus this project's member dtype
+// and group scope (interchange §1).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+#include "plan/dtype.hpp"
+#include "topology/balanced_range.hpp"
+
+namespace eredu {
+
+/// Semantic role of a logical parameter group. Values match EREDU_ROLE_*.
+enum class ParameterRole : std::uint32_t {
+  Replicated = 0,
+  ColumnProjection = 1,
+  RowProjection = 2,
+  Vocabulary = 3,
+  AttentionHeads = 4,
+  FeedForwardIntermediate = 5,
+  ExpertIntermediate = 6,
+  Channels = 7,
+  Segmented = 8,
+};
+inline constexpr std::uint32_t kRoleCount = 9;
+
+/// snake_case name ("attention_heads").
+std::string_view role_name(ParameterRole role);
+std::optional<ParameterRole> parse_role(std::string_view name);
+std::optional<ParameterRole> role_from_value(std::uint32_t value);
+
+/// The six rank-local selection rules. Values match EREDU_SHARDING_*.
+enum class ShardingKind : std::uint32_t {
+  Replicated = 0,
+  Equal = 1,
+  Balanced = 2,
+  Partitioned = 3,
+  PartitionedSegments = 4,
+  Segmented = 5,
+};
+inline constexpr std::uint32_t kShardingKindCount = 6;
+
+std::string_view sharding_kind_name(ShardingKind kind);
+std::optional<ShardingKind> parse_sharding_kind(std::string_view name);
+std::optional<ShardingKind> sharding_kind_from_value(std::uint32_t value);
+
+/// Seed `MemberSharding`: `axis` is meaningful for every kind but Replicated;
+/// `segments` (half-open element offsets on `axis`) only for the two
+/// segment kinds.
+struct MemberSharding {
+  ShardingKind kind = ShardingKind::Replicated;
+  std::uint64_t axis = 0;
+  std::vector<IndexRange> segments;
+
+  static MemberSharding replicated() { return {}; }
+  static MemberSharding equal(std::uint64_t axis) { return {ShardingKind::Equal, axis, {}}; }
+  static MemberSharding balanced(std::uint64_t axis) { return {ShardingKind::Balanced, axis, {}}; }
+  static MemberSharding partitioned(std::uint64_t axis) {
+    return {ShardingKind::Partitioned, axis, {}};
+  }
+  static MemberSharding partitioned_segments(std::uint64_t axis, std::vector<IndexRange> segments) {
+    return {ShardingKind::PartitionedSegments, axis, std::move(segments)};
+  }
+  static MemberSharding segmented(std::uint64_t axis, std::vector<IndexRange> segments) {
+    return {ShardingKind::Segmented, axis, std::move(segments)};
+  }
+
+  /// True for Partitioned and PartitionedSegments (the seed's contract).
+  bool is_partitioned() const {
+    return kind == ShardingKind::Partitioned || kind == ShardingKind::PartitionedSegments;
+  }
+  friend bool operator==(const MemberSharding&, const MemberSharding&) = default;
+};
+
+/// Seed `ParameterMemberSpec`: one physical checkpoint tensor, its exact
+/// pre-selection shape (elements per axis, outermost first), its selection
+/// rule and, for byte accounting, its optional element type.
+class ParameterMemberSpec {
+ public:
+  ParameterMemberSpec() = default;
+  ParameterMemberSpec(std::string target, std::vector<std::uint64_t> global_shape,
+                      MemberSharding sharding, std::optional<Dtype> dtype = std::nullopt)
+      : target_(std::move(target)),
+        global_shape_(std::move(global_shape)),
+        sharding_(std::move(sharding)),
+        dtype_(dtype) {}
+
+  const std::string& target() const { return target_; }
+  const std::vector<std::uint64_t>& global_shape() const { return global_shape_; }
+  const MemberSharding& sharding() const { return sharding_; }
+  std::optional<Dtype> dtype() const { return dtype_; }
+
+  friend bool operator==(const ParameterMemberSpec&, const ParameterMemberSpec&) = default;
+
+ private:
+  std::string target_;
+  std::vector<std::uint64_t> global_shape_;
+  MemberSharding sharding_;
+  std::optional<Dtype> dtype_;
+};
+
+/// Which pipeline stages and expert ranks own a group (interchange §1).
+/// `kind` Indexed uses `layer` and/or `expert` (at least one is set).
+struct GroupScope {
+  enum class Kind : std::uint32_t {
+    All = 0,
+    Embedding = 1,
+    OutputHead = 2,
+    TiedEmbedding = 3,
+    Indexed = 4,
+  };
+  Kind kind = Kind::All;
+  std::optional<std::uint64_t> layer;
+  std::optional<std::uint64_t> expert;
+
+  static GroupScope all() { return {}; }
+  static GroupScope embedding() { return {Kind::Embedding, {}, {}}; }
+  static GroupScope output_head() { return {Kind::OutputHead, {}, {}}; }
+  static GroupScope tied_embedding() { return {Kind::TiedEmbedding, {}, {}}; }
+  static GroupScope indexed(std::optional<std::uint64_t> layer,
+                            std::optional<std::uint64_t> expert) {
+    return {Kind::Indexed, layer, expert};
+  }
+  friend bool operator==(const GroupScope&, const GroupScope&) = default;
+};
+
+/// Seed `ParameterGroupSpec`: an atomic logical parameter and all of its
+/// physical companions. Immutable once built.
+class ParameterGroupSpec {
+ public:
+  /// Seed `ParameterGroupSpec::new`: an unpartitioned group. Errors
+  /// (InvalidGroup) in the seed's order: blank name, no members, a blank
+  /// target, a repeated target, a partitioned member without group units.
+  static Result<ParameterGroupSpec> create(std::string logical_name, ParameterRole role,
+                                           std::vector<ParameterMemberSpec> members,
+                                           GroupScope scope = {});
+  /// Seed `ParameterGroupSpec::partitioned`: `units` logical units shared by
+  /// every partitioned member. units == 0 fails first; then as `create`, and
+  /// the group must contain a partitioned member.
+  static Result<ParameterGroupSpec> partitioned(std::string logical_name, ParameterRole role,
+                                                std::uint64_t units,
+                                                std::vector<ParameterMemberSpec> members,
+                                                GroupScope scope = {});
+
+  const std::string& logical_name() const { return logical_name_; }
+  ParameterRole role() const { return role_; }
+  std::optional<std::uint64_t> partition_units() const { return partition_units_; }
+  const std::vector<ParameterMemberSpec>& members() const { return members_; }
+  const GroupScope& scope() const { return scope_; }
+
+  friend bool operator==(const ParameterGroupSpec&, const ParameterGroupSpec&) = default;
+
+ private:
+  static Result<ParameterGroupSpec> build(std::string logical_name, ParameterRole role,
+                                          std::optional<std::uint64_t> partition_units,
+                                          std::vector<ParameterMemberSpec> members,
+                                          GroupScope scope);
+
+  std::string logical_name_;
+  ParameterRole role_ = ParameterRole::Replicated;
+  std::optional<std::uint64_t> partition_units_;
+  std::vector<ParameterMemberSpec> members_;
+  GroupScope scope_;
+};
+
+/// Seed `partitioned_group_with_preferred_units`: reduces `preferred_units`
+/// by gcd with every partitioned dimension and every segment length
+/// (Segmented too; gcd with 0 leaves it unchanged), then builds a partitioned
+/// group. Errors: InvalidTensor for a missing axis, then `partitioned`'s.
+Result<ParameterGroupSpec> partitioned_group_with_preferred_units(
+    std::string logical_name, ParameterRole role, std::uint64_t preferred_units,
+    std::vector<ParameterMemberSpec> members, GroupScope scope = {});
+
+/// Seed `aligned_partition_units`: the finest logical-unit count whose
+/// partitions hold whole `required_alignment`-element blocks. InvalidGroup
+/// when any argument is 0 or the units cannot form complete partitions.
+Result<std::uint64_t> aligned_partition_units(std::string_view name, std::uint64_t semantic_units,
+                                              std::uint64_t elements_per_unit,
+                                              std::uint64_t required_alignment);
+
+}  // namespace eredu

@@ -1,0 +1,27 @@
+#include "plan/layout.hpp"
+
+#include <algorithm>
+
+#include "model/model.hpp"
+
+namespace eredu {
+
+std::string_view sharding_policy_name(ShardingPolicy policy) {
+  return policy == ShardingPolicy::Require ? "require" : "replicate_unsupported";
+}
+
+std::optional<ShardingPolicy> parse_sharding_policy(std::string_view name) {
+  if (name == "require") return ShardingPolicy::Require;
+  if (name == "replicate_unsupported") return ShardingPolicy::ReplicateUnsupported;
+  return std::nullopt;
+}
+
+const LocalTensorLayout* LocalModelLayout::tensor(std::string_view target) const {
+  auto it = std::lower_bound(
+      tensors.begin(), tensors.end(), target,
+      [](const LocalTensorLayout& entry, std::string_view key) { return entry.target() < key; });
+  if (it == tensors.end() || it->target() != target) return nullptr;
+  return &*it;
+}
+
+}  // namespace eredu

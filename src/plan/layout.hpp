@@ -1,0 +1,73 @@
+// Seed `LocalTensorLayout` / `LocalModelLayout` plus the byte totals of
+// `eredu.layout.v1` (interchange §2).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "plan/group.hpp"
+#include "plan/placement.hpp"
+#include "topology/topology.hpp"
+
+namespace eredu {
+
+class ModelDescription;
+
+/// Seed `ShardingPolicy`. Values match EREDU_POLICY_*.
+enum class ShardingPolicy : std::uint32_t { Require = 0, ReplicateUnsupported = 1 };
+
+std::string_view sharding_policy_name(ShardingPolicy policy);  // "require", ...
+std::optional<ShardingPolicy> parse_sharding_policy(std::string_view name);
+
+/// A rank-local shape, elements per axis, outermost first.
+using LocalShape = std::vector<std::uint64_t>;
+
+/// One planned physical tensor on one rank. It points into the model
+/// description that the owning LocalModelLayout keeps alive.
+struct LocalTensorLayout {
+  const ParameterGroupSpec* group = nullptr;
+  const ParameterMemberSpec* member = nullptr;
+  LocalShape local_shape;  // [] for Omit
+  TensorPlacement placement;
+  std::optional<IndexRange> logical_range;
+  bool fell_back_to_replication = false;
+  /// Elements of local_shape × dtype size; 0 for Omit; nullopt without dtype.
+  std::optional<std::uint64_t> local_bytes;
+
+  const std::string& target() const { return member->target(); }
+  const std::string& logical_name() const { return group->logical_name(); }
+  ParameterRole role() const { return group->role(); }
+  const std::vector<std::uint64_t>& global_shape() const { return member->global_shape(); }
+  std::optional<std::uint64_t> logical_units() const { return group->partition_units(); }
+};
+
+/// Byte and tensor totals of one rank (interchange §2 `totals`).
+struct LayoutTotals {
+  std::uint64_t local_bytes = 0;
+  std::uint64_t global_bytes = 0;
+  std::uint64_t materialized_tensors = 0;
+  std::uint64_t omitted_tensors = 0;
+  std::uint64_t unknown_bytes_tensors = 0;
+  friend bool operator==(const LayoutTotals&, const LayoutTotals&) = default;
+};
+
+/// Seed `LocalModelLayout`: every tensor of the model on one rank, sorted by
+/// target (byte-wise). Immutable; safe to read from many threads.
+struct LocalModelLayout {
+  std::shared_ptr<const ModelDescription> model;
+  ParallelTopology topology;
+  std::uint64_t rank = 0;
+  ParallelCoordinates coordinates;
+  ShardingPolicy policy = ShardingPolicy::Require;
+  std::vector<LocalTensorLayout> tensors;  // sorted by target
+  LayoutTotals totals;
+  std::vector<std::uint32_t> fell_back_groups;  // group indices, document order
+
+  /// Binary search by target; nullptr when absent.
+  const LocalTensorLayout* tensor(std::string_view target) const;
+};
+
+}  // namespace eredu

@@ -1,0 +1,135 @@
+#include "plan/placement.hpp"
+
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <array>
+
+#include "core/checked.hpp"
+
+namespace eredu {
+namespace {
+
+constexpr std::array<std::string_view, kPlacementKindCount> kPlacementNames{
+    "replicated", "local", "omit", "rank", "shard", "range", "indices"};
+
+auto invalid(std::string message) { return fail(Status::InvalidTensor, std::move(message)); }
+
+std::string shape_text(std::span<const std::uint64_t> shape) {
+  return fmt::format("[{}]", fmt::join(shape, ", "));
+}
+
+Result<void> validate_indices(const TensorPlacement& placement,
+                              std::span<const std::uint64_t> shape) {
+  if (placement.axis >= shape.size()) {
+    return invalid(fmt::format("tensor index axis {} is outside rank {} shape {}", placement.axis,
+                               shape.size(), shape_text(shape)));
+  }
+  if (placement.runs.empty()) return invalid("tensor index selection must be non-empty");
+  std::vector<IndexRange> sorted = placement.runs;
+  std::sort(sorted.begin(), sorted.end(),
+            [](const IndexRange& a, const IndexRange& b) { return a.start < b.start; });
+  for (std::size_t i = 1; i < sorted.size(); ++i) {
+    if (sorted[i].start < sorted[i - 1].end) {
+      return invalid("tensor index selection must not contain duplicates");
+    }
+  }
+  const std::uint64_t dimension = shape[placement.axis];
+  for (const IndexRange& run : placement.runs) {
+    if (run.end > dimension) {
+      return invalid(fmt::format("tensor index {} is outside dimension {} on axis {}",
+                                 std::max(run.start, dimension), dimension, placement.axis));
+    }
+  }
+  return outcome::success();
+}
+
+}  // namespace
+
+std::string_view placement_kind_name(PlacementKind kind) {
+  return kPlacementNames[static_cast<std::uint32_t>(kind)];
+}
+
+TensorPlacement TensorPlacement::indices(std::uint64_t axis, std::span<const IndexRange> runs) {
+  TensorPlacement placement = of(PlacementKind::Indices);
+  placement.axis = axis;
+  for (const IndexRange& run : runs) {
+    if (run.start >= run.end) continue;
+    placement.count += run.length();
+    if (!placement.runs.empty() && placement.runs.back().end == run.start) {
+      placement.runs.back().end = run.end;
+    } else {
+      placement.runs.push_back(run);
+    }
+  }
+  return placement;
+}
+
+std::vector<std::uint64_t> TensorPlacement::expanded_indices() const {
+  std::vector<std::uint64_t> out;
+  if (kind != PlacementKind::Indices) return out;
+  out.reserve(count);
+  for (const IndexRange& run : runs) {
+    for (std::uint64_t i = run.start; i < run.end; ++i) out.push_back(i);
+  }
+  return out;
+}
+
+Result<IndexRange> tensor_slice_for_shape(std::span<const std::uint64_t> shape, std::uint64_t axis,
+                                          std::uint64_t index, std::uint64_t parts) {
+  if (axis >= shape.size()) {
+    return invalid(fmt::format("tensor axis {} is outside rank {} shape {}", axis, shape.size(),
+                               shape_text(shape)));
+  }
+  if (parts == 0) return invalid("tensor shard count must be nonzero");
+  if (index >= parts) {
+    return invalid(fmt::format("tensor shard index {} is outside {} parts", index, parts));
+  }
+  const std::uint64_t dimension = shape[axis];
+  if (dimension == 0 || dimension % parts != 0) {
+    return invalid(fmt::format("tensor dimension {} on axis {} is not nonzero and divisible by {}",
+                               dimension, axis, parts));
+  }
+  const std::uint64_t width = dimension / parts;
+  auto start = checked_mul(index, width);
+  if (!start) return invalid("tensor slice offset overflowed usize");
+  return IndexRange{*start, *start + width};
+}
+
+Result<void> validate_placement(const TensorPlacement& placement,
+                                std::span<const std::uint64_t> shape,
+                                const PlacementBounds& bounds) {
+  switch (placement.kind) {
+    case PlacementKind::Rank:
+      if (placement.rank >= bounds.world_size) {
+        return invalid(fmt::format("owner rank {} is outside world size {}", placement.rank,
+                                   bounds.world_size));
+      }
+      return outcome::success();
+    case PlacementKind::Shard: {
+      EREDU_TRY(tensor_slice_for_shape(shape, placement.axis, placement.index, placement.parts));
+      return outcome::success();
+    }
+    case PlacementKind::Range: {
+      if (placement.axis >= shape.size()) {
+        return invalid(fmt::format("tensor range axis {} is outside rank {} shape {}",
+                                   placement.axis, shape.size(), shape_text(shape)));
+      }
+      const std::uint64_t dimension = shape[placement.axis];
+      if (placement.start >= placement.end || placement.end > dimension) {
+        return invalid(fmt::format("tensor range {}..{} is invalid for dimension {} on axis {}",
+                                   placement.start, placement.end, dimension, placement.axis));
+      }
+      return outcome::success();
+    }
+    case PlacementKind::Indices:
+      return validate_indices(placement, shape);
+    case PlacementKind::Replicated:
+    case PlacementKind::Local:
+    case PlacementKind::Omit:
+      return outcome::success();
+  }
+  return invalid("unknown tensor placement kind");
+}
+
+}  // namespace eredu

@@ -1,0 +1,24 @@
+// The rank planner (semantics §1, interchange §1 "Planning errors").
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "core/result.hpp"
+#include "model/model.hpp"
+#include "plan/layout.hpp"
+#include "topology/topology.hpp"
+
+namespace eredu {
+
+/// Plans global `rank` of `topology` for `model`: a complete layout or an
+/// error, never anything in between (project decision 1). Errors in order:
+/// ZeroAxis / WorldSizeOverflow / RankOutOfRange; MissingLayerCount /
+/// MissingExpertCount / EmptyPartition (preflight); then per group in
+/// document order InvalidTensor (resolution under Require, placement
+/// validation under either policy). Pure; thread-safe.
+Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>& model,
+                                   const ParallelTopology& topology, std::uint64_t rank,
+                                   ShardingPolicy policy);
+
+}  // namespace eredu

@@ -1,0 +1,167 @@
+#include "plan/resolve.hpp"
+
+#include <fmt/ranges.h>
+
+#include "core/text.hpp"
+
+namespace eredu {
+namespace {
+
+struct Resolver {
+  const ParameterMemberSpec& member;
+  std::optional<std::uint64_t> units;
+  std::uint64_t parts;
+  std::uint64_t rank;
+
+  auto invalid(std::string_view detail) const {
+    return failf(Status::InvalidTensor, "tensor {} {}", debug_quoted(member.target()), detail);
+  }
+
+  // A topology error (balanced range) keeps its text but becomes a tensor error.
+  static Error as_tensor_error(Error error) {
+    error.code = Status::InvalidTensor;
+    return error;
+  }
+
+  Result<std::uint64_t> checked_axis(std::uint64_t axis) const {
+    const auto& shape = member.global_shape();
+    if (axis >= shape.size()) {
+      return invalid(fmt::format("axis {} is outside shape [{}]", axis, fmt::join(shape, ", ")));
+    }
+    return shape[axis];
+  }
+
+  Result<IndexRange> balanced(std::uint64_t total) const {
+    auto range = balanced_contiguous_range(total, parts, rank, false);
+    if (!range) return outcome::failure(as_tensor_error(range.error()));
+    return range.value();
+  }
+
+  Result<std::uint64_t> group_units() const {
+    if (!units) return invalid("has no group-level logical partition");
+    return *units;
+  }
+
+  ResolvedMember with_axis(TensorPlacement placement, std::uint64_t axis,
+                           std::uint64_t local) const {
+    const auto& shape = member.global_shape();
+    LocalShape local_shape(shape.begin(), shape.end());
+    local_shape[axis] = local;
+    return {std::move(placement), std::move(local_shape)};
+  }
+
+  // Checks a segment's bounds and order against the previous segment's end.
+  Result<void> check_segment(const IndexRange& segment, std::uint64_t axis, std::uint64_t dimension,
+                             std::uint64_t previous_end, std::string_view kind) const {
+    if (segment.start >= segment.end || segment.end > dimension) {
+      return invalid(fmt::format("segment {}..{} is invalid for axis-{} dimension {}",
+                                 segment.start, segment.end, axis, dimension));
+    }
+    if (segment.start < previous_end) {
+      return invalid(fmt::format("{} ranges overlap or are out of order", kind));
+    }
+    return outcome::success();
+  }
+
+  Result<ResolvedMember> resolve() const {
+    const MemberSharding& sharding = member.sharding();
+    const std::uint64_t axis = sharding.axis;
+    switch (sharding.kind) {
+      case ShardingKind::Replicated: {
+        const auto& shape = member.global_shape();
+        return ResolvedMember{TensorPlacement::replicated(),
+                              LocalShape(shape.begin(), shape.end())};
+      }
+      case ShardingKind::Equal: {
+        EREDU_TRY(dimension, checked_axis(axis));
+        if (dimension % parts != 0) {
+          return invalid(fmt::format("dimension {} on axis {} is not divisible by TP size {}",
+                                     dimension, axis, parts));
+        }
+        return with_axis(TensorPlacement::shard(axis, rank, parts), axis, dimension / parts);
+      }
+      case ShardingKind::Balanced: {
+        EREDU_TRY(dimension, checked_axis(axis));
+        EREDU_TRY(range, balanced(dimension));
+        return with_axis(TensorPlacement::range(axis, range.start, range.end), axis,
+                         range.length());
+      }
+      case ShardingKind::Partitioned: {
+        EREDU_TRY(count, group_units());
+        EREDU_TRY(dimension, checked_axis(axis));
+        if (dimension % count != 0) {
+          return invalid(
+              fmt::format("dimension {} on axis {} does not contain {} integral logical units",
+                          dimension, axis, count));
+        }
+        EREDU_TRY(logical, balanced(count));
+        const std::uint64_t width = dimension / count;
+        return with_axis(TensorPlacement::range(axis, logical.start * width, logical.end * width),
+                         axis, logical.length() * width);
+      }
+      case ShardingKind::PartitionedSegments:
+        return resolve_partitioned_segments();
+      case ShardingKind::Segmented:
+        return resolve_segmented();
+    }
+    return invalid("has an unknown sharding kind");
+  }
+
+  Result<ResolvedMember> resolve_partitioned_segments() const {
+    const MemberSharding& sharding = member.sharding();
+    EREDU_TRY(count, group_units());
+    EREDU_TRY(dimension, checked_axis(sharding.axis));
+    if (sharding.segments.empty()) return invalid("partitioned placement has no segments");
+    EREDU_TRY(logical, balanced(count));
+    std::vector<IndexRange> runs;
+    runs.reserve(sharding.segments.size());
+    std::uint64_t previous_end = 0;
+    for (const IndexRange& segment : sharding.segments) {
+      EREDU_TRY(check_segment(segment, sharding.axis, dimension, previous_end, "partitioned"));
+      if (segment.length() % count != 0) {
+        return invalid(fmt::format("segment {}..{} does not contain {} integral logical units",
+                                   segment.start, segment.end, count));
+      }
+      const std::uint64_t width = segment.length() / count;
+      runs.push_back({segment.start + logical.start * width, segment.start + logical.end * width});
+      previous_end = segment.end;
+    }
+    TensorPlacement placement = TensorPlacement::indices(sharding.axis, runs);
+    const std::uint64_t local = placement.count;
+    return with_axis(std::move(placement), sharding.axis, local);
+  }
+
+  Result<ResolvedMember> resolve_segmented() const {
+    const MemberSharding& sharding = member.sharding();
+    EREDU_TRY(dimension, checked_axis(sharding.axis));
+    if (sharding.segments.empty()) return invalid("segmented placement has no segments");
+    std::vector<IndexRange> runs;
+    runs.reserve(sharding.segments.size());
+    std::uint64_t previous_end = 0;
+    for (const IndexRange& segment : sharding.segments) {
+      EREDU_TRY(check_segment(segment, sharding.axis, dimension, previous_end, "segmented"));
+      EREDU_TRY(range, balanced(segment.length()));
+      runs.push_back({segment.start + range.start, segment.start + range.end});
+      previous_end = segment.end;
+    }
+    TensorPlacement placement = TensorPlacement::indices(sharding.axis, runs);
+    if (placement.count == 0) {
+      return invalid(fmt::format("has no local segmented indices on TP rank {}", rank));
+    }
+    const std::uint64_t local = placement.count;
+    return with_axis(std::move(placement), sharding.axis, local);
+  }
+};
+
+}  // namespace
+
+Result<ResolvedMember> resolve_member(const ParameterMemberSpec& member,
+                                      std::optional<std::uint64_t> partition_units,
+                                      std::uint64_t tp_size, std::uint64_t tp_rank) {
+  if (tp_size == 0 || tp_rank >= tp_size) {
+    return failf(Status::InvalidTensor, "invalid TP coordinate {}/{}", tp_rank, tp_size);
+  }
+  return Resolver{member, partition_units, tp_size, tp_rank}.resolve();
+}
+
+}  // namespace eredu

@@ -1,0 +1,27 @@
+// Reference `resolve_member` (semantics §1.3): one member's placement and
+// local shape on one tensor-parallel coordinate.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+
+#include "core/result.hpp"
+#include "plan/group.hpp"
+#include "plan/layout.hpp"
+#include "plan/placement.hpp"
+
+namespace eredu {
+
+struct ResolvedMember {
+  TensorPlacement placement;
+  LocalShape local_shape;
+};
+
+/// Resolves `member` for tensor-parallel rank `tp_rank` of `tp_size` with the
+/// group's `partition_units`. Errors: InvalidTensor with the reference text
+/// (without the "logical parameter" prefix).
+Result<ResolvedMember> resolve_member(const ParameterMemberSpec& member,
+                                      std::optional<std::uint64_t> partition_units,
+                                      std::uint64_t tp_size, std::uint64_t tp_rank);
+
+}  // namespace eredu

@@ -1,0 +1,27 @@
+// balanced_contiguous_range (semantics §2.1).
+#pragma once
+
+#include <cstdint>
+
+#include "core/result.hpp"
+
+namespace eredu {
+
+/// A half-open range [start, end) of elements, units, layers or experts.
+struct IndexRange {
+  std::uint64_t start = 0;
+  std::uint64_t end = 0;
+
+  constexpr std::uint64_t length() const { return end > start ? end - start : 0; }
+  constexpr bool contains(std::uint64_t value) const { return value >= start && value < end; }
+  friend constexpr bool operator==(const IndexRange&, const IndexRange&) = default;
+};
+
+/// Part `index` of `total` items split into `parts` contiguous ranges whose
+/// lengths differ by at most one, the first `total % parts` parts being
+/// longer. Errors in order: ZeroPartitions, PartitionOutOfRange,
+/// EmptyPartition (when !allow_empty and total < parts), PartitionOverflow.
+Result<IndexRange> balanced_contiguous_range(std::uint64_t total, std::uint64_t parts,
+                                             std::uint64_t index, bool allow_empty);
+
+}  // namespace eredu
