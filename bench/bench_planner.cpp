@@ -1,0 +1,65 @@
+// Speed of the planner on a DeepSeek-V3-scale description (issue targets:
+// load >= 100 MB/s of JSON, one rank <= 10 ms, all 128 ranks of
+// TP 8 × PP 2 × EP 8 <= 1.5 s on two cores). Reported, never asserted.
+#include <benchmark/benchmark.h>
+
+#include "deepseek_description.hpp"
+#include "interchange/groups_json.hpp"
+#include "interchange/groups_write.hpp"
+#include "plan/planner.hpp"
+#include "world/world.hpp"
+
+namespace {
+
+using namespace eredu;
+
+const std::shared_ptr<const ModelDescription>& description() {
+  static const auto model = bench::deepseek_v3_description();
+  return model;
+}
+
+const std::string& description_json() {
+  static const std::string text = groups_to_json(*description());
+  return text;
+}
+
+ParallelTopology world_topology() { return ParallelTopology::create(8, 2, 8, 1).value(); }
+
+void BM_LoadGroupsJson(benchmark::State& state) {
+  const std::string& text = description_json();
+  for (auto _ : state) {
+    auto model = load_groups_json(text);
+    if (!model) state.SkipWithError(model.error().message.c_str());
+    benchmark::DoNotOptimize(model);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));
+  state.counters["tensors"] = static_cast<double>(description()->tensor_count());
+  state.counters["json_bytes"] = static_cast<double>(text.size());
+}
+BENCHMARK(BM_LoadGroupsJson)->Unit(benchmark::kMillisecond);
+
+void BM_PlanOneRank(benchmark::State& state) {
+  const auto topology = world_topology();
+  for (auto _ : state) {
+    auto layout = plan_rank(description(), topology, 0, ShardingPolicy::Require);
+    if (!layout) state.SkipWithError(layout.error().message.c_str());
+    benchmark::DoNotOptimize(layout);
+  }
+}
+BENCHMARK(BM_PlanOneRank)->Unit(benchmark::kMillisecond);
+
+void BM_PlanAllRanks(benchmark::State& state) {
+  const auto topology = world_topology();
+  for (auto _ : state) {
+    auto world = plan_world(description(), topology, ShardingPolicy::Require,
+                            static_cast<unsigned>(state.range(0)));
+    if (!world) state.SkipWithError(world.error().message.c_str());
+    if (world && !world.value().coverage_ok()) state.SkipWithError("coverage problems");
+    benchmark::DoNotOptimize(world);
+  }
+}
+BENCHMARK(BM_PlanAllRanks)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+BENCHMARK_MAIN();
