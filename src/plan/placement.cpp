@@ -26,14 +26,23 @@ Result<void> validate_indices(const TensorPlacement& placement,
                                shape.size(), shape_text(shape)));
   }
   if (placement.runs.empty()) return invalid("tensor index selection must be non-empty");
-  std::vector<IndexRange> sorted = placement.runs;
-  std::sort(sorted.begin(), sorted.end(),
-            [](const IndexRange& a, const IndexRange& b) { return a.start < b.start; });
-  for (std::size_t i = 1; i < sorted.size(); ++i) {
-    if (sorted[i].start < sorted[i - 1].end) {
-      return invalid("tensor index selection must not contain duplicates");
+  auto by_start = [](const IndexRange& a, const IndexRange& b) { return a.start < b.start; };
+  auto overlaps = [](std::span<const IndexRange> runs) {
+    for (std::size_t i = 1; i < runs.size(); ++i) {
+      if (runs[i].start < runs[i - 1].end) return true;
     }
+    return false;
+  };
+  // Planner runs are ascending already; only caller-made ones need sorting.
+  bool duplicates = false;
+  if (std::is_sorted(placement.runs.begin(), placement.runs.end(), by_start)) {
+    duplicates = overlaps(placement.runs);
+  } else {
+    std::vector<IndexRange> sorted = placement.runs;
+    std::sort(sorted.begin(), sorted.end(), by_start);
+    duplicates = overlaps(sorted);
   }
+  if (duplicates) return invalid("tensor index selection must not contain duplicates");
   const std::uint64_t dimension = shape[placement.axis];
   for (const IndexRange& run : placement.runs) {
     if (run.end > dimension) {

@@ -65,12 +65,7 @@ class RankPlanner {
       resolved_.push_back(std::move(resolved).value());
     }
     if (fell_back) {
-      resolved_.clear();
-      for (const ParameterMemberSpec& member : members) {
-        const auto& shape = member.global_shape();
-        resolved_.push_back(
-            {TensorPlacement::replicated(), LocalShape(shape.begin(), shape.end())});
-      }
+      resolved_.assign(members.size(), ResolvedMember{TensorPlacement::replicated(), 0});
       layout_.fell_back_groups.push_back(group_index);
     }
 
@@ -111,8 +106,8 @@ class RankPlanner {
         layout_.totals.omitted_tensors += 1;
         continue;
       }
+      entry.local_shape = resolved_[i].local_shape(members[i]);
       entry.placement = std::move(resolved_[i].placement);
-      entry.local_shape = std::move(resolved_[i].local_shape);
       entry.logical_range = logical_range;
       layout_.totals.materialized_tensors += 1;
       if (auto dtype = members[i].dtype()) {

@@ -42,14 +42,6 @@ struct Resolver {
     return *units;
   }
 
-  ResolvedMember with_axis(TensorPlacement placement, std::uint64_t axis,
-                           std::uint64_t local) const {
-    const auto& shape = member.global_shape();
-    LocalShape local_shape(shape.begin(), shape.end());
-    local_shape[axis] = local;
-    return {std::move(placement), std::move(local_shape)};
-  }
-
   // Checks a segment's bounds and order against the previous segment's end.
   Result<void> check_segment(const IndexRange& segment, std::uint64_t axis, std::uint64_t dimension,
                              std::uint64_t previous_end, std::string_view kind) const {
@@ -67,24 +59,20 @@ struct Resolver {
     const MemberSharding& sharding = member.sharding();
     const std::uint64_t axis = sharding.axis;
     switch (sharding.kind) {
-      case ShardingKind::Replicated: {
-        const auto& shape = member.global_shape();
-        return ResolvedMember{TensorPlacement::replicated(),
-                              LocalShape(shape.begin(), shape.end())};
-      }
+      case ShardingKind::Replicated:
+        return ResolvedMember{TensorPlacement::replicated(), 0};
       case ShardingKind::Equal: {
         EREDU_TRY(dimension, checked_axis(axis));
         if (dimension % parts != 0) {
           return invalid(fmt::format("dimension {} on axis {} is not divisible by TP size {}",
                                      dimension, axis, parts));
         }
-        return with_axis(TensorPlacement::shard(axis, rank, parts), axis, dimension / parts);
+        return ResolvedMember{TensorPlacement::shard(axis, rank, parts), dimension / parts};
       }
       case ShardingKind::Balanced: {
         EREDU_TRY(dimension, checked_axis(axis));
         EREDU_TRY(range, balanced(dimension));
-        return with_axis(TensorPlacement::range(axis, range.start, range.end), axis,
-                         range.length());
+        return ResolvedMember{TensorPlacement::range(axis, range.start, range.end), range.length()};
       }
       case ShardingKind::Partitioned: {
         EREDU_TRY(count, group_units());
@@ -96,8 +84,9 @@ struct Resolver {
         }
         EREDU_TRY(logical, balanced(count));
         const std::uint64_t width = dimension / count;
-        return with_axis(TensorPlacement::range(axis, logical.start * width, logical.end * width),
-                         axis, logical.length() * width);
+        return ResolvedMember{
+            TensorPlacement::range(axis, logical.start * width, logical.end * width),
+            logical.length() * width};
       }
       case ShardingKind::PartitionedSegments:
         return resolve_partitioned_segments();
@@ -128,7 +117,7 @@ struct Resolver {
     }
     TensorPlacement placement = TensorPlacement::indices(sharding.axis, runs);
     const std::uint64_t local = placement.count;
-    return with_axis(std::move(placement), sharding.axis, local);
+    return ResolvedMember{std::move(placement), local};
   }
 
   Result<ResolvedMember> resolve_segmented() const {
@@ -149,11 +138,18 @@ struct Resolver {
       return invalid(fmt::format("has no local segmented indices on TP rank {}", rank));
     }
     const std::uint64_t local = placement.count;
-    return with_axis(std::move(placement), sharding.axis, local);
+    return ResolvedMember{std::move(placement), local};
   }
 };
 
 }  // namespace
+
+LocalShape ResolvedMember::local_shape(const ParameterMemberSpec& member) const {
+  const auto& shape = member.global_shape();
+  LocalShape local(shape.begin(), shape.end());
+  if (placement.kind != PlacementKind::Replicated) local[placement.axis] = local_length;
+  return local;
+}
 
 Result<ResolvedMember> resolve_member(const ParameterMemberSpec& member,
                                       std::optional<std::uint64_t> partition_units,

@@ -12,9 +12,16 @@
 
 namespace eredu {
 
+/// A resolved member: its placement and the local length of the placement's
+/// axis (the rest of the local shape is the global shape). Building shapes
+/// only for materialized tensors keeps planning allocation-free for the
+/// tensors a rank omits.
 struct ResolvedMember {
   TensorPlacement placement;
-  LocalShape local_shape;
+  std::uint64_t local_length = 0;  // of placement.axis; unused for Replicated
+
+  /// The rank-local shape of `member` under this resolution.
+  LocalShape local_shape(const ParameterMemberSpec& member) const;
 };
 
 /// Resolves `member` for tensor-parallel rank `tp_rank` of `tp_size` with the
