@@ -108,15 +108,16 @@ Result<void> ModelBuilder::add_group(ParameterGroupSpec group) {
 Result<std::shared_ptr<const ModelDescription>> ModelBuilder::finish() && {
   ModelDescription& model = *model_;
   const auto count = static_cast<std::uint32_t>(model.members_.size());
+  // Sorting views next to their indices keeps the comparisons cache-friendly.
+  std::vector<std::pair<std::string_view, std::uint32_t>> order;
+  order.reserve(count);
+  for (std::uint32_t i = 0; i < count; ++i) order.emplace_back(model.member(i).target(), i);
+  std::sort(order.begin(), order.end());
   model.by_target_.resize(count);
-  for (std::uint32_t i = 0; i < count; ++i) model.by_target_[i] = i;
-  std::sort(model.by_target_.begin(), model.by_target_.end(),
-            [&model](std::uint32_t a, std::uint32_t b) {
-              return model.member(a).target() < model.member(b).target();
-            });
   model.position_of_.resize(count);
   for (std::uint32_t position = 0; position < count; ++position) {
-    model.position_of_[model.by_target_[position]] = position;
+    model.by_target_[position] = order[position].second;
+    model.position_of_[order[position].second] = position;
   }
   targets_.clear();
   return std::shared_ptr<const ModelDescription>(std::move(model_));
