@@ -1,0 +1,873 @@
+#include "interchange/groups_json.hpp"
+
+#include <fmt/format.h>
+#include <simdjson.h>
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <deque>
+#include <filesystem>
+#include <iterator>
+#include <optional>
+#include <system_error>
+#include <unordered_set>
+#include <utility>
+#include <vector>
+
+#include "core/text.hpp"
+
+namespace eredu {
+namespace {
+
+namespace od = simdjson::ondemand;
+
+constexpr std::string_view kSchema = "eredu.groups.v1";
+constexpr std::string_view kSchemaPrefix = "eredu.groups.v";
+
+// Nesting bound for content that is only validated (unknown fields, rejected
+// values); simdjson's own default. Bounds the walk's memory.
+constexpr std::uint32_t kMaxDepth = 1024;
+
+// A JSON pointer as a chain of nodes owned by the readers (stack frames or
+// the validator's deque); rendered only for messages.
+struct Path {
+  const Path* parent = nullptr;
+  std::string_view key;
+  std::uint64_t index = 0;
+  bool is_index = false;
+
+  Path field(std::string_view name) const { return Path{this, name, 0, false}; }
+  Path item(std::uint64_t position) const { return Path{this, {}, position, true}; }
+
+  std::string str() const {
+    std::vector<const Path*> chain;  // iterative: paths can be kMaxDepth long
+    for (const Path* node = this; node->parent != nullptr; node = node->parent) {
+      chain.push_back(node);
+    }
+    std::string out;
+    for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+      out += '/';
+      if ((*it)->is_index) {
+        out += std::to_string((*it)->index);
+        continue;
+      }
+      for (char c : (*it)->key) {  // RFC 6901 escapes
+        if (c == '~') {
+          out += "~0";
+        } else if (c == '/') {
+          out += "~1";
+        } else {
+          out += c;
+        }
+      }
+    }
+    return out;
+  }
+};
+
+Error syntax_error(const Path& at, std::string_view what) {
+  if (at.parent == nullptr) return Error{Status::Parse, fmt::format("invalid JSON: {}", what)};
+  return Error{Status::Parse, fmt::format("invalid JSON at {}: {}", at.str(), what)};
+}
+
+Error syntax_error(const Path& at, simdjson::error_code code) {
+  if (code == simdjson::MEMALLOC) {
+    return Error{Status::OutOfMemory, "out of memory while parsing JSON"};
+  }
+  return syntax_error(at, simdjson::error_message(code));
+}
+
+// The first structure error of one object. Fields are checked in schema
+// order (rank), not text order; among equal ranks the first noted wins.
+class FirstError {
+ public:
+  void note(unsigned rank, std::string message) {
+    if (!message_ || rank < rank_) {
+      rank_ = rank;
+      message_ = std::move(message);
+    }
+  }
+  void note(unsigned rank, std::optional<std::string> message) {
+    if (message) note(rank, std::move(*message));
+  }
+  explicit operator bool() const { return message_.has_value(); }
+  std::optional<std::string> take() { return std::move(message_); }
+
+ private:
+  unsigned rank_ = 0;
+  std::optional<std::string> message_;
+};
+
+std::string_view describe(od::json_type type) {
+  switch (type) {
+    case od::json_type::array:
+      return "an array";
+    case od::json_type::object:
+      return "an object";
+    case od::json_type::number:
+      return "a number";
+    case od::json_type::string:
+      return "a string";
+    case od::json_type::boolean:
+      return "a boolean";
+    case od::json_type::null:
+      return "null";
+  }
+  return "a value";
+}
+
+std::string missing(const Path& path) {
+  return fmt::format("{}: required field is missing or null", path.str());
+}
+
+std::string_view trim_token(std::string_view token) {
+  while (!token.empty() && (token.back() == ' ' || token.back() == '\t' || token.back() == '\n' ||
+                            token.back() == '\r')) {
+    token.remove_suffix(1);
+  }
+  return token;
+}
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// RFC 8259 number grammar; simdjson On-Demand checks a number only when it
+// converts it, and integers are read from the raw token instead.
+bool is_json_number(std::string_view token) {
+  std::size_t i = 0;
+  const std::size_t n = token.size();
+  auto digits = [&] {
+    const std::size_t start = i;
+    while (i < n && is_digit(token[i])) ++i;
+    return i > start;
+  };
+  if (i < n && token[i] == '-') ++i;
+  if (i < n && token[i] == '0') {
+    ++i;
+  } else if (!digits()) {
+    return false;
+  }
+  if (i < n && token[i] == '.') {
+    ++i;
+    if (!digits()) return false;
+  }
+  if (i < n && (token[i] == 'e' || token[i] == 'E')) {
+    ++i;
+    if (i < n && (token[i] == '+' || token[i] == '-')) ++i;
+    if (!digits()) return false;
+  }
+  return i == n;
+}
+
+Result<od::json_type> type_of(od::value& value, const Path& path) {
+  od::json_type type{};
+  if (auto code = value.type().get(type)) return outcome::failure(syntax_error(path, code));
+  return type;
+}
+
+// Checks a scalar that On-Demand would otherwise skip unchecked.
+Result<void> validate_scalar(od::value& value, od::json_type type, const Path& path) {
+  switch (type) {
+    case od::json_type::string: {
+      std::string_view text;
+      if (auto code = value.get_string().get(text)) {
+        return outcome::failure(syntax_error(path, code));
+      }
+      return outcome::success();
+    }
+    case od::json_type::number: {
+      const std::string_view token = trim_token(value.raw_json_token());
+      if (!is_json_number(token)) {
+        return outcome::failure(syntax_error(path, fmt::format("invalid number {}", token)));
+      }
+      return outcome::success();
+    }
+    case od::json_type::boolean: {
+      bool flag = false;
+      if (value.get_bool().get(flag) != simdjson::SUCCESS) {
+        return outcome::failure(syntax_error(path, "invalid literal"));
+      }
+      return outcome::success();
+    }
+    case od::json_type::null: {
+      bool is_null = false;
+      if (value.is_null().get(is_null) != simdjson::SUCCESS || !is_null) {
+        return outcome::failure(syntax_error(path, "invalid literal"));
+      }
+      return outcome::success();
+    }
+    case od::json_type::object:
+    case od::json_type::array:
+      break;
+  }
+  return outcome::success();
+}
+
+// An object or array being validated: its pointer (children point here),
+// its iterator, and the keys seen so far.
+struct OpenContainer {
+  Path path;
+  bool is_object = false;
+  bool started = false;  // an element was visited; advance before the next
+  std::uint64_t next_index = 0;
+  od::object_iterator field;
+  od::object_iterator fields_end;
+  od::array_iterator item;
+  od::array_iterator items_end;
+  std::unordered_set<std::string_view> keys;
+};
+
+// Checks a scalar, or opens a container on `stack` (deque: stable addresses).
+Result<void> visit(od::value& value, const Path& path, std::deque<OpenContainer>& stack) {
+  EREDU_TRY(type, type_of(value, path));
+  if (type != od::json_type::object && type != od::json_type::array) {
+    return validate_scalar(value, type, path);
+  }
+  if (stack.size() >= kMaxDepth) {
+    return outcome::failure(
+        syntax_error(path, fmt::format("nested deeper than {} levels", kMaxDepth)));
+  }
+  OpenContainer& open = stack.emplace_back();
+  open.path = path;
+  open.is_object = type == od::json_type::object;
+  simdjson::error_code code = simdjson::SUCCESS;
+  if (open.is_object) {
+    od::object object;
+    code = value.get_object().get(object);
+    if (!code) code = object.begin().get(open.field);
+    if (!code) code = object.end().get(open.fields_end);
+  } else {
+    od::array array;
+    code = value.get_array().get(array);
+    if (!code) code = array.begin().get(open.item);
+    if (!code) code = array.end().get(open.items_end);
+  }
+  if (code) return outcome::failure(syntax_error(path, code));
+  return outcome::success();
+}
+
+// Walks a value the loader does not use, so that syntax errors and
+// duplicate keys inside it are still found. Iterative, so that nesting costs
+// heap rather than stack; bounded by kMaxDepth.
+Result<void> validate(od::value value, const Path& path) {
+  EREDU_TRY(type, type_of(value, path));
+  if (type != od::json_type::object && type != od::json_type::array) {
+    return validate_scalar(value, type, path);
+  }
+  std::deque<OpenContainer> stack;
+  EREDU_TRY(visit(value, path, stack));
+  while (!stack.empty()) {
+    OpenContainer& top = stack.back();
+    if (top.is_object) {
+      if (top.started) ++top.field;
+      top.started = true;
+      if (!(top.field != top.fields_end)) {
+        stack.pop_back();
+        continue;
+      }
+      od::field field;
+      if (auto code = (*top.field).get(field)) {
+        return outcome::failure(syntax_error(top.path, code));
+      }
+      std::string_view key;
+      if (auto code = field.unescaped_key().get(key)) {
+        return outcome::failure(syntax_error(top.path, code));
+      }
+      const Path child = top.path.field(key);
+      if (!top.keys.insert(key).second) {
+        return outcome::failure(syntax_error(child, "duplicate key"));
+      }
+      EREDU_TRY(visit(field.value(), child, stack));
+    } else {
+      if (top.started) ++top.item;
+      top.started = true;
+      if (!(top.item != top.items_end)) {
+        stack.pop_back();
+        continue;
+      }
+      od::value item;
+      if (auto code = (*top.item).get(item)) {
+        return outcome::failure(syntax_error(top.path, code));
+      }
+      EREDU_TRY(visit(item, top.path.item(top.next_index++), stack));
+    }
+  }
+  return outcome::success();
+}
+
+// What null means where a value is read: an absent object field, or a
+// value of the wrong type (array elements).
+enum class Null { Absent, Rejected };
+
+// True when `value` has the `wanted` type. Otherwise false, with the type
+// noted in `error` at `rank` (unless it is an absent null), after validating
+// the value.
+Result<bool> expect(od::value& value, od::json_type wanted, std::string_view wanted_text,
+                    const Path& path, FirstError& error, unsigned rank, Null null) {
+  EREDU_TRY(type, type_of(value, path));
+  if (type == wanted) return true;
+  if (type == od::json_type::null && null == Null::Absent) {
+    EREDU_TRY(validate(value, path));
+    return false;
+  }
+  error.note(rank,
+             fmt::format("{}: expected {}, found {}", path.str(), wanted_text, describe(type)));
+  EREDU_TRY(validate(value, path));
+  return false;
+}
+
+Result<std::optional<std::string_view>> read_string(od::value value, const Path& path,
+                                                    FirstError& error, unsigned rank) {
+  EREDU_TRY(is_string,
+            expect(value, od::json_type::string, "a string", path, error, rank, Null::Absent));
+  if (!is_string) return std::optional<std::string_view>{};
+  std::string_view text;
+  if (auto code = value.get_string().get(text)) {
+    return outcome::failure(syntax_error(path, code));
+  }
+  return std::optional<std::string_view>{text};
+}
+
+// Integers are plain JSON integer tokens (no fraction, exponent or minus)
+// that fit 64 bits; the raw token is checked, never a converted double.
+Result<std::optional<std::uint64_t>> read_uint(od::value value, const Path& path, FirstError& error,
+                                               unsigned rank, Null null) {
+  EREDU_TRY(is_number, expect(value, od::json_type::number, "a non-negative integer", path, error,
+                              rank, null));
+  if (!is_number) return std::optional<std::uint64_t>{};
+  const std::string_view token = trim_token(value.raw_json_token());
+  if (!is_json_number(token)) {
+    return outcome::failure(syntax_error(path, fmt::format("invalid number {}", token)));
+  }
+  std::uint64_t result = 0;
+  for (char c : token) {
+    if (!is_digit(c)) {
+      error.note(rank,
+                 fmt::format("{}: expected a non-negative integer, found {}", path.str(), token));
+      return std::optional<std::uint64_t>{};
+    }
+    if (__builtin_mul_overflow(result, 10u, &result) ||
+        __builtin_add_overflow(result, static_cast<std::uint64_t>(c - '0'), &result)) {
+      error.note(rank, fmt::format("{}: integer {} does not fit 64 bits", path.str(), token));
+      return std::optional<std::uint64_t>{};
+    }
+  }
+  return std::optional<std::uint64_t>{result};
+}
+
+// Calls `on_field(index, value, path)` for each key found in `names`; unknown
+// keys are noted in `error` at rank 0 and validated. A repeated key is fatal.
+template <std::size_t N, class OnField>
+Result<void> for_each_field(od::value value, const Path& path,
+                            const std::array<std::string_view, N>& names, FirstError& error,
+                            OnField&& on_field) {
+  static_assert(N <= 32);
+  od::object object;
+  if (auto code = value.get_object().get(object)) return outcome::failure(syntax_error(path, code));
+  std::uint32_t seen = 0;
+  std::unordered_set<std::string_view> unknown;  // allocates only for unknown keys
+  for (auto result : object) {
+    od::field field;
+    if (auto code = std::move(result).get(field)) return outcome::failure(syntax_error(path, code));
+    std::string_view key;
+    if (auto code = field.unescaped_key().get(key)) {
+      return outcome::failure(syntax_error(path, code));
+    }
+    const Path child = path.field(key);
+    std::size_t index = 0;
+    while (index < N && names[index] != key) ++index;
+    if (index < N) {
+      if ((seen & (1u << index)) != 0)
+        return outcome::failure(syntax_error(child, "duplicate key"));
+      seen |= 1u << index;
+      EREDU_TRY(on_field(index, field.value(), child));
+    } else {
+      if (!unknown.insert(key).second) {
+        return outcome::failure(syntax_error(child, "duplicate key"));
+      }
+      error.note(0, fmt::format("{}: unknown field", child.str()));
+      EREDU_TRY(validate(field.value(), child));
+    }
+  }
+  return outcome::success();
+}
+
+// Calls `on_item(value, path)` for each element of an array.
+template <class OnItem>
+Result<void> for_each_item(od::value value, const Path& path, OnItem&& on_item) {
+  od::array array;
+  if (auto code = value.get_array().get(array)) return outcome::failure(syntax_error(path, code));
+  std::uint64_t position = 0;
+  for (auto result : array) {
+    od::value item;
+    if (auto code = std::move(result).get(item)) return outcome::failure(syntax_error(path, code));
+    EREDU_TRY(on_item(item, path.item(position++)));
+  }
+  return outcome::success();
+}
+
+bool is_segment_kind(ShardingKind kind) {
+  return kind == ShardingKind::PartitionedSegments || kind == ShardingKind::Segmented;
+}
+
+// Streams the document once into the specs, keeping the first structure
+// error of the top level, of `model` and of `groups` apart so they can be
+// reported in the §1 order after the whole text proved to be valid JSON.
+class Loader {
+ public:
+  Result<std::shared_ptr<const ModelDescription>> load(const simdjson::padded_string& text);
+
+ private:
+  Result<void> read_root(od::document& document);
+  Result<void> read_model(od::value value, const Path& path);
+  Result<void> read_groups(od::value value, const Path& path);
+  Result<void> read_group(od::value value, const Path& path);
+  Result<void> read_member(od::value value, const Path& path, FirstError& group_error);
+  Result<std::optional<MemberSharding>> read_sharding(od::value value, const Path& path,
+                                                      FirstError& member_error);
+  Result<GroupScope> read_scope(od::value value, const Path& path, FirstError& group_error);
+  Result<void> check_schema() const;
+
+  std::optional<std::string_view> schema_;  // views point into the parser's buffers
+  FirstError top_error_;
+  FirstError model_error_;
+  FirstError groups_error_;
+  bool groups_seen_ = false;
+  ModelInfo info_;
+  std::vector<ParameterGroupSpec> groups_;
+  std::optional<Error> group_build_error_;  // stops building further groups
+  // Scratch buffers reused for every member, so specs get exact-size storage.
+  std::vector<ParameterMemberSpec> members_scratch_;
+  std::vector<std::uint64_t> shape_scratch_;
+  std::vector<IndexRange> segments_scratch_;
+};
+
+Result<std::shared_ptr<const ModelDescription>> Loader::load(const simdjson::padded_string& text) {
+  const Path root;
+  od::parser parser;
+  od::document document;
+  if (auto code = parser.iterate(text).get(document)) {
+    return outcome::failure(syntax_error(root, code));
+  }
+  EREDU_TRY(read_root(document));
+  EREDU_TRY(check_schema());
+  for (FirstError* error : {&top_error_, &model_error_, &groups_error_}) {
+    if (*error) return fail(Status::Parse, *error->take());
+  }
+  EREDU_TRY(builder, ModelBuilder::create(std::move(info_)));
+  for (ParameterGroupSpec& group : groups_) {
+    EREDU_TRY(builder.add_group(std::move(group)));
+  }
+  if (group_build_error_) return outcome::failure(std::move(*group_build_error_));
+  return std::move(builder).finish();
+}
+
+Result<void> Loader::read_root(od::document& document) {
+  const Path root;
+  od::json_type type{};
+  if (auto code = document.type().get(type)) return outcome::failure(syntax_error(root, code));
+  if (type != od::json_type::object) {
+    return fail(Status::Parse, "an eredu.groups.v1 document must be a JSON object");
+  }
+  od::value value;
+  if (auto code = document.get_value().get(value)) {
+    return outcome::failure(syntax_error(root, code));
+  }
+  static constexpr std::array<std::string_view, 3> kNames{"schema", "model", "groups"};
+  EREDU_TRY(
+      for_each_field(value, root, kNames, top_error_,
+                     [&](std::size_t index, od::value field, const Path& path) -> Result<void> {
+                       switch (index) {
+                         case 0: {
+                           // Step 2 judges the schema; here it only has to be read.
+                           FirstError ignored;
+                           EREDU_TRY(text, read_string(field, path, ignored, 0));
+                           schema_ = text;
+                           return outcome::success();
+                         }
+                         case 1:
+                           return read_model(field, path);
+                         default:
+                           return read_groups(field, path);
+                       }
+                     }));
+  // On-Demand stops after the root value; anything after it is an error.
+  const char* location = nullptr;
+  auto code = document.current_location().get(location);
+  if (code == simdjson::SUCCESS) {
+    return outcome::failure(syntax_error(root, "trailing content after the document"));
+  }
+  if (code != simdjson::OUT_OF_BOUNDS) return outcome::failure(syntax_error(root, code));
+  if (!groups_seen_) groups_error_.note(0, missing(root.field("groups")));
+  return outcome::success();
+}
+
+Result<void> Loader::check_schema() const {
+  if (!schema_) {
+    return fail(Status::Parse, "/schema: required string field is missing or not a string");
+  }
+  const std::string_view schema = *schema_;
+  if (schema == kSchema) return outcome::success();
+  const bool versioned = schema.size() > kSchemaPrefix.size() &&
+                         schema.starts_with(kSchemaPrefix) &&
+                         std::all_of(schema.begin() + kSchemaPrefix.size(), schema.end(), is_digit);
+  if (versioned) {
+    return failf(Status::UnsupportedVersion, "unsupported schema {}; this version reads {}",
+                 debug_quoted(schema), debug_quoted(kSchema));
+  }
+  return failf(Status::Parse, "/schema: unknown schema {}", debug_quoted(schema));
+}
+
+Result<void> Loader::read_model(od::value value, const Path& path) {
+  EREDU_TRY(is_object,
+            expect(value, od::json_type::object, "an object", path, model_error_, 0, Null::Absent));
+  if (!is_object) return outcome::success();
+  static constexpr std::array<std::string_view, 3> kNames{"name", "layers", "experts"};
+  return for_each_field(
+      value, path, kNames, model_error_,
+      [&](std::size_t index, od::value field, const Path& at) -> Result<void> {
+        const auto rank = static_cast<unsigned>(index + 1);
+        if (index == 0) {
+          EREDU_TRY(name, read_string(field, at, model_error_, rank));
+          if (name) info_.name = std::string(*name);
+          return outcome::success();
+        }
+        EREDU_TRY(count, read_uint(field, at, model_error_, rank, Null::Absent));
+        if (index == 1) {
+          if (count == 0u) {
+            model_error_.note(
+                rank, fmt::format("{}: the decoder-layer count must be at least 1", at.str()));
+            return outcome::success();
+          }
+          info_.layers = count;
+        } else if (count.value_or(0) != 0) {  // 0 routed experts is a dense model: absent
+          info_.experts = count;
+        }
+        return outcome::success();
+      });
+}
+
+Result<void> Loader::read_groups(od::value value, const Path& path) {
+  EREDU_TRY(is_array,
+            expect(value, od::json_type::array, "an array", path, groups_error_, 0, Null::Absent));
+  if (!is_array) return outcome::success();
+  groups_seen_ = true;
+  return for_each_item(value, path, [&](od::value item, const Path& at) -> Result<void> {
+    return read_group(item, at);
+  });
+}
+
+Result<void> Loader::read_group(od::value value, const Path& path) {
+  FirstError error;
+  EREDU_TRY(is_object,
+            expect(value, od::json_type::object, "an object", path, error, 0, Null::Rejected));
+  std::optional<std::string_view> name;
+  std::optional<ParameterRole> role;
+  std::optional<std::uint64_t> units;
+  GroupScope scope;
+  bool members_seen = false;
+  members_scratch_.clear();
+  static constexpr std::array<std::string_view, 5> kNames{"name", "role", "partition_units",
+                                                          "scope", "members"};
+  if (is_object) {
+    EREDU_TRY(for_each_field(
+        value, path, kNames, error,
+        [&](std::size_t index, od::value field, const Path& at) -> Result<void> {
+          const auto rank = static_cast<unsigned>(index + 1);
+          switch (index) {
+            case 0: {
+              EREDU_TRY(text, read_string(field, at, error, rank));
+              name = text;
+              return outcome::success();
+            }
+            case 1: {
+              EREDU_TRY(text, read_string(field, at, error, rank));
+              if (!text) return outcome::success();
+              role = parse_role(*text);
+              if (!role) {
+                error.note(rank, fmt::format("{}: unknown role {}", at.str(), debug_quoted(*text)));
+              }
+              return outcome::success();
+            }
+            case 2: {
+              EREDU_TRY(count, read_uint(field, at, error, rank, Null::Absent));
+              units = count;
+              return outcome::success();
+            }
+            case 3: {
+              EREDU_TRY(parsed, read_scope(field, at, error));
+              scope = parsed;
+              return outcome::success();
+            }
+            default: {
+              EREDU_TRY(is_array, expect(field, od::json_type::array, "an array", at, error, rank,
+                                         Null::Absent));
+              if (!is_array) return outcome::success();
+              members_seen = true;
+              FirstError members_error;
+              EREDU_TRY(for_each_item(field, at, [&](od::value item, const Path& item_path) {
+                return read_member(item, item_path, members_error);
+              }));
+              error.note(rank, members_error.take());
+              return outcome::success();
+            }
+          }
+        }));
+    if (!name) error.note(1, missing(path.field("name")));
+    if (!role) error.note(2, missing(path.field("role")));
+    if (!members_seen) error.note(5, missing(path.field("members")));
+  }
+  if (groups_error_ || error) {
+    groups_error_.note(0, error.take());
+    return outcome::success();
+  }
+  if (group_build_error_) return outcome::success();
+  std::vector<ParameterMemberSpec> members(std::make_move_iterator(members_scratch_.begin()),
+                                           std::make_move_iterator(members_scratch_.end()));
+  members_scratch_.clear();
+  auto group =
+      units ? ParameterGroupSpec::partitioned(std::string(*name), *role, *units, std::move(members),
+                                              scope)
+            : ParameterGroupSpec::create(std::string(*name), *role, std::move(members), scope);
+  if (!group) {
+    group_build_error_ = std::move(group).error();
+    return outcome::success();
+  }
+  groups_.push_back(std::move(group).value());
+  return outcome::success();
+}
+
+Result<void> Loader::read_member(od::value value, const Path& path, FirstError& group_error) {
+  FirstError error;
+  EREDU_TRY(is_object,
+            expect(value, od::json_type::object, "an object", path, error, 0, Null::Rejected));
+  if (!is_object) {
+    group_error.note(0, error.take());
+    return outcome::success();
+  }
+  std::optional<std::string_view> target;
+  bool shape_seen = false;
+  std::optional<Dtype> dtype;
+  std::optional<MemberSharding> sharding;
+  shape_scratch_.clear();
+  static constexpr std::array<std::string_view, 5> kNames{"target", "shape", "dtype", "sharding",
+                                                          "format"};
+  EREDU_TRY(for_each_field(
+      value, path, kNames, error,
+      [&](std::size_t index, od::value field, const Path& at) -> Result<void> {
+        const auto rank = static_cast<unsigned>(index + 1);
+        switch (index) {
+          case 0: {
+            EREDU_TRY(text, read_string(field, at, error, rank));
+            target = text;
+            return outcome::success();
+          }
+          case 1: {
+            EREDU_TRY(is_array, expect(field, od::json_type::array, "an array", at, error, rank,
+                                       Null::Absent));
+            if (!is_array) return outcome::success();
+            shape_seen = true;
+            return for_each_item(
+                field, at, [&](od::value item, const Path& item_path) -> Result<void> {
+                  EREDU_TRY(dimension, read_uint(item, item_path, error, rank, Null::Rejected));
+                  if (dimension) shape_scratch_.push_back(*dimension);
+                  return outcome::success();
+                });
+          }
+          case 2: {
+            EREDU_TRY(text, read_string(field, at, error, rank));
+            if (!text) return outcome::success();
+            dtype = parse_dtype(*text);
+            if (!dtype) {
+              error.note(rank, fmt::format("{}: unknown dtype {}", at.str(), debug_quoted(*text)));
+            }
+            return outcome::success();
+          }
+          case 3: {
+            EREDU_TRY(parsed, read_sharding(field, at, error));
+            sharding = std::move(parsed);
+            return outcome::success();
+          }
+          default: {
+            EREDU_TRY(type, type_of(field, at));
+            if (type != od::json_type::null) {
+              error.note(rank, fmt::format("{}: member formats are not supported by this version",
+                                           at.str()));
+            }
+            return validate(field, at);
+          }
+        }
+      }));
+  if (!target) error.note(1, missing(path.field("target")));
+  if (!shape_seen) error.note(2, missing(path.field("shape")));
+  if (!sharding) error.note(4, missing(path.field("sharding")));
+  // Specs are only built while the whole document can still load.
+  if (error || group_error || groups_error_ || group_build_error_) {
+    group_error.note(0, error.take());
+    return outcome::success();
+  }
+  members_scratch_.emplace_back(
+      std::string(*target),
+      std::vector<std::uint64_t>(shape_scratch_.begin(), shape_scratch_.end()),
+      std::move(*sharding), dtype);
+  return outcome::success();
+}
+
+Result<std::optional<MemberSharding>> Loader::read_sharding(od::value value, const Path& path,
+                                                            FirstError& member_error) {
+  constexpr unsigned kRank = 4;  // of `sharding` inside a member
+  FirstError error;
+  EREDU_TRY(is_object, expect(value, od::json_type::object, "an object", path, member_error, kRank,
+                              Null::Absent));
+  if (!is_object) return std::optional<MemberSharding>{};
+  std::optional<ShardingKind> kind;
+  std::optional<std::uint64_t> axis;
+  bool segments_seen = false;
+  segments_scratch_.clear();
+  static constexpr std::array<std::string_view, 3> kNames{"kind", "axis", "segments"};
+  EREDU_TRY(for_each_field(
+      value, path, kNames, error,
+      [&](std::size_t index, od::value field, const Path& at) -> Result<void> {
+        const auto rank = static_cast<unsigned>(index + 1);
+        switch (index) {
+          case 0: {
+            EREDU_TRY(text, read_string(field, at, error, rank));
+            if (!text) return outcome::success();
+            kind = parse_sharding_kind(*text);
+            if (!kind) {
+              error.note(
+                  rank, fmt::format("{}: unknown sharding kind {}", at.str(), debug_quoted(*text)));
+            }
+            return outcome::success();
+          }
+          case 1: {
+            EREDU_TRY(number, read_uint(field, at, error, rank, Null::Absent));
+            axis = number;
+            return outcome::success();
+          }
+          default: {
+            EREDU_TRY(is_array, expect(field, od::json_type::array, "an array", at, error, rank,
+                                       Null::Absent));
+            if (!is_array) return outcome::success();
+            segments_seen = true;
+            return for_each_item(
+                field, at, [&](od::value item, const Path& item_path) -> Result<void> {
+                  EREDU_TRY(is_pair, expect(item, od::json_type::array, "a [start, end] array",
+                                            item_path, error, rank, Null::Rejected));
+                  if (!is_pair) return outcome::success();
+                  std::array<std::uint64_t, 2> bounds{};
+                  std::size_t count = 0;
+                  EREDU_TRY(for_each_item(
+                      item, item_path,
+                      [&](od::value bound, const Path& bound_path) -> Result<void> {
+                        EREDU_TRY(number,
+                                  read_uint(bound, bound_path, error, rank, Null::Rejected));
+                        if (number && count < 2) bounds[count] = *number;
+                        ++count;
+                        return outcome::success();
+                      }));
+                  if (count != 2) {
+                    error.note(rank,
+                               fmt::format("{}: expected a [start, end] pair, found {} elements",
+                                           item_path.str(), count));
+                  }
+                  segments_scratch_.push_back(IndexRange{bounds[0], bounds[1]});
+                  return outcome::success();
+                });
+          }
+        }
+      }));
+  if (!kind) {
+    error.note(1, missing(path.field("kind")));
+  } else {
+    const std::string_view name = sharding_kind_name(*kind);
+    const bool wants_axis = *kind != ShardingKind::Replicated;
+    const bool wants_segments = is_segment_kind(*kind);
+    if (wants_axis && !axis) {
+      error.note(2,
+                 fmt::format("{}: required for sharding kind {}", path.field("axis").str(), name));
+    } else if (!wants_axis && axis) {
+      error.note(
+          2, fmt::format("{}: not allowed for sharding kind {}", path.field("axis").str(), name));
+    }
+    if (wants_segments && !segments_seen) {
+      error.note(
+          3, fmt::format("{}: required for sharding kind {}", path.field("segments").str(), name));
+    } else if (!wants_segments && segments_seen) {
+      error.note(3, fmt::format("{}: not allowed for sharding kind {}",
+                                path.field("segments").str(), name));
+    }
+  }
+  if (error) {
+    member_error.note(kRank, error.take());
+    return std::optional<MemberSharding>{};
+  }
+  MemberSharding sharding{*kind, axis.value_or(0), {}};
+  if (is_segment_kind(*kind))
+    sharding.segments.assign(segments_scratch_.begin(), segments_scratch_.end());
+  return std::optional<MemberSharding>{std::move(sharding)};
+}
+
+Result<GroupScope> Loader::read_scope(od::value value, const Path& path, FirstError& group_error) {
+  constexpr unsigned kRank = 4;  // of `scope` inside a group
+  EREDU_TRY(type, type_of(value, path));
+  if (type == od::json_type::string) {
+    EREDU_TRY(text, read_string(value, path, group_error, kRank));
+    if (text == "embedding") return GroupScope::embedding();
+    if (text == "output_head") return GroupScope::output_head();
+    if (text == "tied_embedding") return GroupScope::tied_embedding();
+    group_error.note(kRank, fmt::format("{}: unknown scope {}", path.str(), debug_quoted(*text)));
+    return GroupScope::all();
+  }
+  EREDU_TRY(is_object, expect(value, od::json_type::object, "a string or an object", path,
+                              group_error, kRank, Null::Absent));
+  if (!is_object) return GroupScope::all();
+  FirstError error;
+  std::optional<std::uint64_t> layer;
+  std::optional<std::uint64_t> expert;
+  static constexpr std::array<std::string_view, 2> kNames{"layer", "expert"};
+  EREDU_TRY(for_each_field(value, path, kNames, error,
+                           [&](std::size_t index, od::value field, const Path& at) -> Result<void> {
+                             const auto rank = static_cast<unsigned>(index + 1);
+                             EREDU_TRY(number, read_uint(field, at, error, rank, Null::Absent));
+                             (index == 0 ? layer : expert) = number;
+                             return outcome::success();
+                           }));
+  if (!layer && !expert) {
+    error.note(
+        3, fmt::format("{}: a scope object must hold \"layer\", \"expert\" or both", path.str()));
+  }
+  group_error.note(kRank, error.take());
+  return GroupScope::indexed(layer, expert);
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const ModelDescription>> load_groups_json(std::string_view text) {
+  const simdjson::padded_string padded(text.data(), text.size());
+  if (padded.data() == nullptr) {
+    return fail(Status::OutOfMemory, "out of memory while copying a JSON document");
+  }
+  return Loader().load(padded);
+}
+
+Result<std::shared_ptr<const ModelDescription>> load_groups_json_file(const std::string& path) {
+  errno = 0;
+  simdjson::padded_string padded;
+  if (auto code = simdjson::padded_string::load(path).get(padded)) {
+    if (code == simdjson::MEMALLOC) {
+      return failf(Status::OutOfMemory, "out of memory while reading {}", debug_quoted(path));
+    }
+    // fopen/fseek/ftell/fread leave the reason in errno, except for a
+    // directory, which opens but has no size.
+    int reason = errno;
+    std::error_code ignored;
+    if (reason == 0 && std::filesystem::is_directory(path, ignored)) reason = EISDIR;
+    return failf(Status::Io, "cannot read {}: {}", debug_quoted(path),
+                 reason != 0 ? std::generic_category().message(reason)
+                             : std::string(simdjson::error_message(code)));
+  }
+  return Loader().load(padded);
+}
+
+}  // namespace eredu

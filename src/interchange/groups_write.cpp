@@ -1,0 +1,95 @@
+#include "interchange/groups_write.hpp"
+
+#include "interchange/json_writer.hpp"
+
+namespace eredu {
+namespace {
+
+void append_model(JsonWriter& writer, const ModelInfo& info) {
+  const bool has_experts = info.experts.value_or(0) > 0;  // 0 means a dense model
+  if (!info.name && !info.layers && !has_experts) return;
+  writer.key("model").begin_object();
+  if (info.name) writer.key("name").string(*info.name);
+  if (info.layers) writer.key("layers").uint(*info.layers);
+  if (has_experts) writer.key("experts").uint(*info.experts);
+  writer.end_object();
+}
+
+void append_scope(JsonWriter& writer, const GroupScope& scope) {
+  switch (scope.kind) {
+    case GroupScope::Kind::All:
+      return;
+    case GroupScope::Kind::Embedding:
+      writer.key("scope").string("embedding");
+      return;
+    case GroupScope::Kind::OutputHead:
+      writer.key("scope").string("output_head");
+      return;
+    case GroupScope::Kind::TiedEmbedding:
+      writer.key("scope").string("tied_embedding");
+      return;
+    case GroupScope::Kind::Indexed:
+      writer.key("scope").begin_object();
+      if (scope.layer) writer.key("layer").uint(*scope.layer);
+      if (scope.expert) writer.key("expert").uint(*scope.expert);
+      writer.end_object();
+      return;
+  }
+}
+
+void append_sharding(JsonWriter& writer, const MemberSharding& sharding) {
+  writer.begin_object().key("kind").string(sharding_kind_name(sharding.kind));
+  if (sharding.kind != ShardingKind::Replicated) writer.key("axis").uint(sharding.axis);
+  if (sharding.kind == ShardingKind::PartitionedSegments ||
+      sharding.kind == ShardingKind::Segmented) {
+    writer.key("segments").begin_array();
+    for (const IndexRange& segment : sharding.segments) {
+      writer.begin_array().uint(segment.start).uint(segment.end).end_array();
+    }
+    writer.end_array();
+  }
+  writer.end_object();
+}
+
+void append_member(JsonWriter& writer, const ParameterMemberSpec& member) {
+  writer.begin_object();
+  writer.key("target").string(member.target());
+  writer.key("shape").begin_array();
+  for (std::uint64_t dimension : member.global_shape()) writer.uint(dimension);
+  writer.end_array();
+  if (member.dtype()) writer.key("dtype").string(dtype_name(*member.dtype()));
+  writer.key("sharding");
+  append_sharding(writer, member.sharding());
+  writer.end_object();
+}
+
+void append_group(JsonWriter& writer, const ParameterGroupSpec& group) {
+  writer.begin_object();
+  writer.key("name").string(group.logical_name());
+  writer.key("role").string(role_name(group.role()));
+  if (group.partition_units()) writer.key("partition_units").uint(*group.partition_units());
+  append_scope(writer, group.scope());
+  writer.key("members").begin_array();
+  for (const ParameterMemberSpec& member : group.members()) append_member(writer, member);
+  writer.end_array();
+  writer.end_object();
+}
+
+}  // namespace
+
+std::string groups_to_json(const ModelDescription& model) {
+  std::string out;
+  out.reserve(256 + model.tensor_count() * 160);  // typical bytes per member entry
+  JsonWriter writer(out);
+  writer.begin_object();
+  writer.key("schema").string("eredu.groups.v1");
+  append_model(writer, model.info());
+  writer.key("groups").begin_array();
+  for (const ParameterGroupSpec& group : model.groups()) append_group(writer, group);
+  writer.end_array();
+  writer.end_object();
+  out += '\n';
+  return out;
+}
+
+}  // namespace eredu

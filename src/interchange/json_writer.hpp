@@ -1,0 +1,52 @@
+// The canonical compact JSON writer behind every document eredu emits
+// (interchange "General rules": compact, keys in the documented order).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace eredu {
+
+/// Appends canonical compact JSON to a caller-owned string: no whitespace,
+/// commas inserted automatically, strings escaped minimally (`"`, `\`, and
+/// control characters as `\b \f \n \r \t` or lowercase `\u00xx`; other bytes,
+/// including non-ASCII UTF-8, are copied unchanged, so input text must be
+/// valid UTF-8). The caller emits keys and values in document order; the
+/// writer does not check that the sequence is well-formed. Documents end
+/// with one '\n', which the caller appends once the root is closed.
+///
+///   std::string out;
+///   JsonWriter w(out);
+///   w.begin_object().key("rank").uint(1).key("tags").begin_array().string("a").end_array()
+///       .end_object();
+///   out += '\n';  // {"rank":1,"tags":["a"]}\n
+class JsonWriter {
+ public:
+  explicit JsonWriter(std::string& out) : out_(out) {}
+
+  JsonWriter& begin_object();
+  JsonWriter& end_object();
+  JsonWriter& begin_array();
+  JsonWriter& end_array();
+  /// An object member's name; the next call writes its value.
+  JsonWriter& key(std::string_view name);
+
+  JsonWriter& string(std::string_view text);
+  JsonWriter& uint(std::uint64_t value);
+  JsonWriter& boolean(bool value);
+  JsonWriter& null();
+  /// `value`, or null when absent.
+  JsonWriter& uint_or_null(std::optional<std::uint64_t> value);
+
+ private:
+  void before_value();
+  void append_escaped(std::string_view text);
+
+  std::string& out_;
+  bool first_ = true;       // nothing written yet in the open container
+  bool after_key_ = false;  // a key was written; its value comes next
+};
+
+}  // namespace eredu

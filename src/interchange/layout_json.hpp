@@ -1,0 +1,28 @@
+// `eredu.layout.v1` output (interchange §2) and the pieces the world and
+// check documents share with it.
+#pragma once
+
+#include <string>
+
+#include "interchange/json_writer.hpp"
+#include "plan/layout.hpp"
+#include "topology/topology.hpp"
+
+namespace eredu {
+
+/// `layout` as canonical `eredu.layout.v1` text, one trailing newline.
+/// Never fails (the layout is already validated).
+std::string layout_to_json(const LocalModelLayout& layout);
+
+/// Writes `{"tensor":T,"pipeline":P,"expert":E,"data":D}` as the next value.
+void append_topology(JsonWriter& writer, const ParallelTopology& topology);
+
+/// Writes `{"tensor":t,"pipeline":p,"expert":e,"data":d}` as the next value.
+void append_coordinates(JsonWriter& writer, const ParallelCoordinates& coordinates);
+
+/// Writes a `totals` object as the next value: local_bytes, global_bytes,
+/// materialized_tensors, omitted_tensors, then unknown_bytes_tensors only
+/// when it is above 0.
+void append_totals(JsonWriter& writer, const LayoutTotals& totals);
+
+}  // namespace eredu
