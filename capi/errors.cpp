@@ -1,0 +1,115 @@
+// Status names, error objects, versions and caller buffers.
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "core/status.hpp"
+#include "core/text.hpp"
+#include "firewall.hpp"
+
+namespace eredu::capi {
+namespace {
+
+// Returned when even the error object cannot be allocated; never freed.
+constinit eredu_error out_of_memory_error{EREDU_E_OUT_OF_MEMORY, "out of memory"};
+
+}  // namespace
+
+eredu_status report_out_of_memory(eredu_error** error) noexcept {
+  if (error != nullptr) *error = &out_of_memory_error;
+  return EREDU_E_OUT_OF_MEMORY;
+}
+
+eredu_status report(eredu_error** error, Status code, std::string_view message) noexcept {
+  if (code == Status::OutOfMemory) return report_out_of_memory(error);
+  if (error == nullptr) return to_c(code);
+  auto text = std::unique_ptr<char[]>(new (std::nothrow) char[message.size() + 1]);
+  auto object = std::unique_ptr<eredu_error>(new (std::nothrow) eredu_error{to_c(code), nullptr});
+  if (!text || !object) return report_out_of_memory(error);
+  std::memcpy(text.get(), message.data(), message.size());
+  text[message.size()] = '\0';
+  object->message = text.release();
+  *error = object.release();
+  return to_c(code);
+}
+
+std::string ArgumentName::text() const {
+  if (!index_) return base_;
+  return fmt::format("{}[{}]{}", base_, *index_, field_);
+}
+
+Result<void> require(const void* pointer, const ArgumentName& name) {
+  if (pointer == nullptr) return failf(Status::NullArgument, "argument {} is NULL", name.text());
+  return outcome::success();
+}
+
+Result<std::string_view> text_argument(const char* text, const ArgumentName& name) {
+  EREDU_TRY(require(text, name));
+  std::string_view view(text);
+  if (!is_valid_utf8(view)) {
+    return failf(Status::InvalidArgument, "argument {} is not valid UTF-8", name.text());
+  }
+  return view;
+}
+
+Result<void> require_array(const void* pointer, std::size_t count, const ArgumentName& name) {
+  if (pointer == nullptr && count != 0) {
+    return failf(Status::NullArgument, "argument {} is NULL but its count is {}", name.text(),
+                 count);
+  }
+  return outcome::success();
+}
+
+Result<bool> flag_argument(std::uint8_t flag, const ArgumentName& name) {
+  if (flag > 1) {
+    return failf(Status::InvalidArgument, "flag {} is {}, expected 0 or 1", name.text(), flag);
+  }
+  return flag == 1;
+}
+
+Result<void> index_argument(std::size_t index, std::size_t count, const ArgumentName& name) {
+  if (index >= count) {
+    return failf(Status::InvalidArgument, "{} {} is out of range (count {})", name.text(), index,
+                 count);
+  }
+  return outcome::success();
+}
+
+}  // namespace eredu::capi
+
+// Defined at global scope: GCC gives extern "C" definitions inside a
+// namespace that namespace's (hidden) visibility.
+using namespace eredu;
+using namespace eredu::capi;
+
+extern "C" {
+
+const char* eredu_status_name(eredu_status status) {
+  // The core's names are NUL-terminated literals.
+  return status_name(status).data();
+}
+
+eredu_status eredu_error_code(const eredu_error* error) {
+  return error == nullptr ? EREDU_OK : error->code;
+}
+
+const char* eredu_error_message(const eredu_error* error) {
+  return error == nullptr ? "" : error->message;
+}
+
+void eredu_error_free(eredu_error* error) {
+  if (error == nullptr || error == &out_of_memory_error) return;
+  delete[] error->message;
+  delete error;
+}
+
+uint32_t eredu_version_number(void) { return EREDU_VERSION_NUMBER; }
+
+const char* eredu_version_string(void) { return EREDU_VERSION_STRING; }
+
+void eredu_buffer_free(void* buffer) { std::free(buffer); }
+
+}  // extern "C"

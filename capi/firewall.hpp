@@ -1,0 +1,136 @@
+// The boundary between the C ABI and the C++ core: the error object, the
+// exception firewall every exported function runs its body through, and the
+// argument checks shared by all of them.
+#pragma once
+
+#include <eredu/eredu.h>
+
+#include <cstdint>
+#include <exception>
+#include <new>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include "core/result.hpp"
+
+/// Plain data, so the static out-of-memory object needs no constructor or
+/// destructor at load/unload time.
+struct eredu_error {
+  eredu_status code;
+  const char* message;  // NUL-terminated; owned unless this is the OOM object
+};
+
+namespace eredu::capi {
+
+inline eredu_status to_c(Status status) { return static_cast<eredu_status>(status); }
+
+/// Stores a new error object in `*error` (when error is not null) and returns
+/// `code`; falls back to the static out-of-memory object if allocating fails.
+eredu_status report(eredu_error** error, Status code, std::string_view message) noexcept;
+eredu_status report_out_of_memory(eredu_error** error) noexcept;
+
+/// Out-parameters are zeroed before the body runs and again on failure.
+template <class T>
+void clear_out(T* out) noexcept {
+  if (out != nullptr) *out = T{};
+}
+
+/// A sized struct is only touched when its struct_size is the one we know:
+/// with any other size, writing sizeof(T) bytes could overrun the caller.
+template <class T>
+requires requires(T value) { value.struct_size; }
+void clear_out(T* out) noexcept {
+  if (out != nullptr && out->struct_size == sizeof(T)) {
+    *out = T{};
+    out->struct_size = sizeof(T);
+  }
+}
+
+/// The one adapter between a C++ body and the C ABI: runs `body` (returning
+/// Result<void> and writing the out-parameters as its last step), turns a
+/// failure into status + error object with every out-parameter zeroed, and
+/// stops every exception at the boundary.
+template <class Body, class... Outs>
+eredu_status firewall(eredu_error** error, Body&& body, Outs*... outs) noexcept {
+  if (error != nullptr) *error = nullptr;
+  (clear_out(outs), ...);
+  try {
+    Result<void> result = std::forward<Body>(body)();
+    if (result) return EREDU_OK;
+    (clear_out(outs), ...);
+    return report(error, result.error().code, result.error().message);
+  } catch (const std::bad_alloc&) {
+    (clear_out(outs), ...);
+    return report_out_of_memory(error);
+  } catch (const std::exception& exception) {
+    (clear_out(outs), ...);
+    return report(error, Status::Internal, exception.what());
+  } catch (...) {
+    (clear_out(outs), ...);
+    return report(error, Status::Internal, "an unknown exception reached the C API");
+  }
+}
+
+/// Names an argument in messages ("members[2]->target"); only formatted
+/// when a check fails, so per-member checks cost nothing on success.
+class ArgumentName {
+ public:
+  ArgumentName(const char* name) : base_(name) {}  // implicit: call sites pass literals
+  ArgumentName(const char* base, std::size_t index, const char* field = "")
+      : base_(base), index_(index), field_(field) {}
+
+  std::string text() const;
+
+ private:
+  const char* base_;
+  std::optional<std::size_t> index_;
+  const char* field_ = "";
+};
+
+/// EREDU_E_NULL_ARGUMENT naming the argument when `pointer` is null.
+Result<void> require(const void* pointer, const ArgumentName& name);
+
+/// A required NUL-terminated UTF-8 string.
+Result<std::string_view> text_argument(const char* text, const ArgumentName& name);
+
+/// An input array: NULL is fine when the count is 0.
+Result<void> require_array(const void* pointer, std::size_t count, const ArgumentName& name);
+
+/// A `has_x` flag: exactly 0 or 1.
+Result<bool> flag_argument(std::uint8_t flag, const ArgumentName& name);
+
+/// An index into `count` items.
+Result<void> index_argument(std::size_t index, std::size_t count, const ArgumentName& name);
+
+/// A caller struct whose struct_size must be the size this library knows.
+template <class T>
+Result<void> sized_argument(const T* value, const ArgumentName& name) {
+  EREDU_TRY(require(value, name));
+  if (value->struct_size != sizeof(T)) {
+    return failf(Status::InvalidArgument, "{}->struct_size is {}, expected {}", name.text(),
+                 value->struct_size, sizeof(T));
+  }
+  return outcome::success();
+}
+
+/// An enum value checked by the core's `from_value`.
+template <class Enum>
+Result<Enum> enum_argument(std::optional<Enum> value, std::uint32_t raw, const ArgumentName& name) {
+  if (!value) return failf(Status::InvalidArgument, "unknown {} value {}", name.text(), raw);
+  return *value;
+}
+
+/// Initializes a sized struct for its _init() function.
+template <class T>
+eredu_status init_sized(T* value, const char* name, eredu_error** error) noexcept {
+  return firewall(error, [&]() -> Result<void> {
+    EREDU_TRY(require(value, name));
+    *value = T{};
+    value->struct_size = sizeof(T);
+    return outcome::success();
+  });
+}
+
+}  // namespace eredu::capi

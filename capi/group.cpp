@@ -1,0 +1,250 @@
+// eredu_group_*: seed 000 ParameterGroupSpec built from C descriptors.
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "firewall.hpp"
+#include "handles.hpp"
+
+namespace eredu::capi {
+namespace {
+
+// The C constants are the core's enum values.
+static_assert(EREDU_ROLE_REPLICATED == static_cast<int>(ParameterRole::Replicated));
+static_assert(EREDU_ROLE_COLUMN_PROJECTION == static_cast<int>(ParameterRole::ColumnProjection));
+static_assert(EREDU_ROLE_ROW_PROJECTION == static_cast<int>(ParameterRole::RowProjection));
+static_assert(EREDU_ROLE_VOCABULARY == static_cast<int>(ParameterRole::Vocabulary));
+static_assert(EREDU_ROLE_ATTENTION_HEADS == static_cast<int>(ParameterRole::AttentionHeads));
+static_assert(EREDU_ROLE_FEED_FORWARD_INTERMEDIATE ==
+              static_cast<int>(ParameterRole::FeedForwardIntermediate));
+static_assert(EREDU_ROLE_EXPERT_INTERMEDIATE ==
+              static_cast<int>(ParameterRole::ExpertIntermediate));
+static_assert(EREDU_ROLE_CHANNELS == static_cast<int>(ParameterRole::Channels));
+static_assert(EREDU_ROLE_SEGMENTED == static_cast<int>(ParameterRole::Segmented));
+static_assert(kRoleCount == 9);
+
+static_assert(EREDU_SHARDING_REPLICATED == static_cast<int>(ShardingKind::Replicated));
+static_assert(EREDU_SHARDING_EQUAL == static_cast<int>(ShardingKind::Equal));
+static_assert(EREDU_SHARDING_BALANCED == static_cast<int>(ShardingKind::Balanced));
+static_assert(EREDU_SHARDING_PARTITIONED == static_cast<int>(ShardingKind::Partitioned));
+static_assert(EREDU_SHARDING_PARTITIONED_SEGMENTS ==
+              static_cast<int>(ShardingKind::PartitionedSegments));
+static_assert(EREDU_SHARDING_SEGMENTED == static_cast<int>(ShardingKind::Segmented));
+static_assert(kShardingKindCount == 6);
+
+static_assert(EREDU_DTYPE_BOOL == static_cast<int>(Dtype::Bool));
+static_assert(EREDU_DTYPE_U8 == static_cast<int>(Dtype::U8));
+static_assert(EREDU_DTYPE_I8 == static_cast<int>(Dtype::I8));
+static_assert(EREDU_DTYPE_I16 == static_cast<int>(Dtype::I16));
+static_assert(EREDU_DTYPE_U16 == static_cast<int>(Dtype::U16));
+static_assert(EREDU_DTYPE_F16 == static_cast<int>(Dtype::F16));
+static_assert(EREDU_DTYPE_BF16 == static_cast<int>(Dtype::BF16));
+static_assert(EREDU_DTYPE_I32 == static_cast<int>(Dtype::I32));
+static_assert(EREDU_DTYPE_U32 == static_cast<int>(Dtype::U32));
+static_assert(EREDU_DTYPE_F32 == static_cast<int>(Dtype::F32));
+static_assert(EREDU_DTYPE_F64 == static_cast<int>(Dtype::F64));
+static_assert(EREDU_DTYPE_I64 == static_cast<int>(Dtype::I64));
+static_assert(EREDU_DTYPE_U64 == static_cast<int>(Dtype::U64));
+static_assert(EREDU_DTYPE_F8_E4M3 == static_cast<int>(Dtype::F8E4M3));
+static_assert(EREDU_DTYPE_F8_E5M2 == static_cast<int>(Dtype::F8E5M2));
+static_assert(EREDU_DTYPE_F8_E8M0 == static_cast<int>(Dtype::F8E8M0));
+static_assert(kDtypeCount == 16);
+
+static_assert(EREDU_SCOPE_ALL == static_cast<int>(GroupScope::Kind::All));
+static_assert(EREDU_SCOPE_EMBEDDING == static_cast<int>(GroupScope::Kind::Embedding));
+static_assert(EREDU_SCOPE_OUTPUT_HEAD == static_cast<int>(GroupScope::Kind::OutputHead));
+static_assert(EREDU_SCOPE_TIED_EMBEDDING == static_cast<int>(GroupScope::Kind::TiedEmbedding));
+static_assert(EREDU_SCOPE_INDEXED == static_cast<int>(GroupScope::Kind::Indexed));
+
+Result<GroupScope> scope_argument(const eredu_group_scope* scope) {
+  if (scope == nullptr) return GroupScope::all();
+  EREDU_TRY(sized_argument(scope, "scope"));
+  EREDU_TRY(has_layer, flag_argument(scope->has_layer, "scope->has_layer"));
+  EREDU_TRY(has_expert, flag_argument(scope->has_expert, "scope->has_expert"));
+  if (scope->kind > EREDU_SCOPE_INDEXED) {
+    return failf(Status::InvalidArgument, "unknown scope->kind value {}", scope->kind);
+  }
+  const auto kind = static_cast<GroupScope::Kind>(scope->kind);
+  if (kind != GroupScope::Kind::Indexed) {
+    if (has_layer || has_expert) {
+      return failf(Status::InvalidArgument,
+                   "scope->kind {} takes no layer or expert; use EREDU_SCOPE_INDEXED", scope->kind);
+    }
+    return GroupScope{kind, std::nullopt, std::nullopt};
+  }
+  if (!has_layer && !has_expert) {
+    return fail(Status::InvalidArgument, "an EREDU_SCOPE_INDEXED scope needs a layer or an expert");
+  }
+  return GroupScope::indexed(has_layer ? std::optional(scope->layer) : std::nullopt,
+                             has_expert ? std::optional(scope->expert) : std::nullopt);
+}
+
+Result<ParameterMemberSpec> member_argument(const eredu_member_desc* const* members,
+                                            std::size_t index) {
+  const eredu_member_desc* desc = members[index];
+  const auto field = [index](const char* name) { return ArgumentName("members", index, name); };
+  EREDU_TRY(sized_argument(desc, field("")));
+  EREDU_TRY(target, text_argument(desc->target, field("->target")));
+  EREDU_TRY(require_array(desc->shape, desc->ndim, field("->shape")));
+  EREDU_TRY(has_dtype, flag_argument(desc->has_dtype, field("->has_dtype")));
+  std::optional<Dtype> dtype;
+  if (has_dtype) {
+    EREDU_TRY(value, enum_argument(dtype_from_value(desc->dtype), desc->dtype, field("->dtype")));
+    dtype = value;
+  }
+  EREDU_TRY(kind, enum_argument(sharding_kind_from_value(desc->sharding), desc->sharding,
+                                field("->sharding")));
+  if (kind == ShardingKind::Replicated && desc->axis != 0) {
+    return failf(Status::InvalidArgument, "{} is {}, but a replicated member has no axis",
+                 field("->axis").text(), desc->axis);
+  }
+  EREDU_TRY(require_array(desc->segments, desc->segment_count, field("->segments")));
+  const bool takes_segments =
+      kind == ShardingKind::PartitionedSegments || kind == ShardingKind::Segmented;
+  if (!takes_segments && desc->segment_count != 0) {
+    return failf(Status::InvalidArgument, "{} is {}, but only segment shardings take segments",
+                 field("->segment_count").text(), desc->segment_count);
+  }
+  if (desc->segment_count > std::numeric_limits<std::size_t>::max() / 2) {
+    return failf(Status::InvalidArgument, "{} is too large", field("->segment_count").text());
+  }
+  std::vector<IndexRange> segments;
+  segments.reserve(desc->segment_count);
+  for (std::size_t i = 0; i < desc->segment_count; ++i) {
+    segments.push_back(IndexRange{desc->segments[2 * i], desc->segments[2 * i + 1]});
+  }
+  std::vector<std::uint64_t> shape(desc->shape, desc->shape + desc->ndim);
+  return ParameterMemberSpec(std::string(target), std::move(shape),
+                             MemberSharding{kind, desc->axis, std::move(segments)}, dtype);
+}
+
+Result<std::vector<ParameterMemberSpec>> members_argument(const eredu_member_desc* const* members,
+                                                          std::size_t count) {
+  EREDU_TRY(require_array(members, count, "members"));
+  std::vector<ParameterMemberSpec> specs;
+  specs.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    EREDU_TRY(spec, member_argument(members, i));
+    specs.push_back(std::move(spec));
+  }
+  return specs;
+}
+
+}  // namespace
+
+}  // namespace eredu::capi
+
+// Defined at global scope: GCC gives extern "C" definitions inside a
+// namespace that namespace's (hidden) visibility.
+using namespace eredu;
+using namespace eredu::capi;
+
+extern "C" {
+
+eredu_status eredu_member_desc_init(eredu_member_desc* desc, eredu_error** error) {
+  return init_sized(desc, "desc", error);
+}
+
+eredu_status eredu_group_scope_init(eredu_group_scope* scope, eredu_error** error) {
+  return init_sized(scope, "scope", error);
+}
+
+eredu_status eredu_group_new(const char* name, eredu_role role, uint8_t has_partition_units,
+                             uint64_t partition_units, const eredu_group_scope* scope,
+                             const eredu_member_desc* const* members, size_t member_count,
+                             eredu_group** out, eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(logical_name, text_argument(name, "name"));
+        EREDU_TRY(group_role, enum_argument(role_from_value(role), role, "role"));
+        EREDU_TRY(partitioned, flag_argument(has_partition_units, "has_partition_units"));
+        EREDU_TRY(group_scope, scope_argument(scope));
+        EREDU_TRY(specs, members_argument(members, member_count));
+        EREDU_TRY(require(out, "out"));
+        EREDU_TRY(spec, partitioned
+                            ? ParameterGroupSpec::partitioned(std::string(logical_name), group_role,
+                                                              partition_units, std::move(specs),
+                                                              group_scope)
+                            : ParameterGroupSpec::create(std::string(logical_name), group_role,
+                                                         std::move(specs), group_scope));
+        *out = new eredu_group{std::move(spec)};
+        return outcome::success();
+      },
+      out);
+}
+
+void eredu_group_free(eredu_group* group) { delete group; }
+
+eredu_status eredu_group_name(const eredu_group* group, const char** out, size_t* length,
+                              eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(group, "group"));
+        EREDU_TRY(require(out, "out"));
+        *out = group->spec.logical_name().c_str();
+        if (length != nullptr) *length = group->spec.logical_name().size();
+        return outcome::success();
+      },
+      out, length);
+}
+
+eredu_status eredu_group_role(const eredu_group* group, eredu_role* out, eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(group, "group"));
+        EREDU_TRY(require(out, "out"));
+        *out = static_cast<eredu_role>(group->spec.role());
+        return outcome::success();
+      },
+      out);
+}
+
+eredu_status eredu_group_partition_units(const eredu_group* group, uint64_t* units, bool* present,
+                                         eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(group, "group"));
+        EREDU_TRY(require(units, "units"));
+        EREDU_TRY(require(present, "present"));
+        const auto value = group->spec.partition_units();
+        *units = value.value_or(0);
+        *present = value.has_value();
+        return outcome::success();
+      },
+      units, present);
+}
+
+eredu_status eredu_group_member_count(const eredu_group* group, size_t* out, eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(group, "group"));
+        EREDU_TRY(require(out, "out"));
+        *out = group->spec.members().size();
+        return outcome::success();
+      },
+      out);
+}
+
+eredu_status eredu_group_member_target(const eredu_group* group, size_t index, const char** out,
+                                       size_t* length, eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(group, "group"));
+        EREDU_TRY(index_argument(index, group->spec.members().size(), "member index"));
+        EREDU_TRY(require(out, "out"));
+        const std::string& target = group->spec.members()[index].target();
+        *out = target.c_str();
+        if (length != nullptr) *length = target.size();
+        return outcome::success();
+      },
+      out, length);
+}
+
+}  // extern "C"

@@ -1,0 +1,115 @@
+// eredu_model_*: a model description from group handles or eredu.groups.v1.
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "firewall.hpp"
+#include "handles.hpp"
+#include "interchange/groups_json.hpp"
+
+namespace eredu::capi {
+namespace {
+
+Result<ModelInfo> info_argument(const eredu_model_info* info) {
+  ModelInfo model_info;
+  if (info == nullptr) return model_info;
+  EREDU_TRY(sized_argument(info, "info"));
+  if (info->name != nullptr) {
+    EREDU_TRY(name, text_argument(info->name, "info->name"));
+    model_info.name = std::string(name);
+  }
+  EREDU_TRY(has_layers, flag_argument(info->has_layers, "info->has_layers"));
+  EREDU_TRY(has_experts, flag_argument(info->has_experts, "info->has_experts"));
+  if (has_layers) model_info.layers = info->layers;
+  if (has_experts) model_info.experts = info->experts;
+  return model_info;
+}
+
+template <class T, class Read>
+eredu_status model_getter(const eredu_model* model, T* out, eredu_error** error, Read read) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(model, "model"));
+        EREDU_TRY(require(out, "out"));
+        *out = read(*model->description);
+        return outcome::success();
+      },
+      out);
+}
+
+}  // namespace
+
+}  // namespace eredu::capi
+
+// Defined at global scope: GCC gives extern "C" definitions inside a
+// namespace that namespace's (hidden) visibility.
+using namespace eredu;
+using namespace eredu::capi;
+
+extern "C" {
+
+eredu_status eredu_model_info_init(eredu_model_info* info, eredu_error** error) {
+  return init_sized(info, "info", error);
+}
+
+eredu_status eredu_model_new(const eredu_model_info* info, const eredu_group* const* groups,
+                             size_t group_count, eredu_model** out, eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(model_info, info_argument(info));
+        EREDU_TRY(require_array(groups, group_count, "groups"));
+        for (std::size_t i = 0; i < group_count; ++i) {
+          EREDU_TRY(require(groups[i], ArgumentName("groups", i)));
+        }
+        EREDU_TRY(require(out, "out"));
+        EREDU_TRY(builder, ModelBuilder::create(std::move(model_info)));
+        for (std::size_t i = 0; i < group_count; ++i) {
+          EREDU_TRY(builder.add_group(groups[i]->spec));
+        }
+        EREDU_TRY(description, std::move(builder).finish());
+        *out = new eredu_model{std::move(description)};
+        return outcome::success();
+      },
+      out);
+}
+
+eredu_status eredu_model_from_json(const char* text, size_t length, eredu_model** out,
+                                   eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require_array(text, length, "text"));
+        EREDU_TRY(require(out, "out"));
+        const std::string_view document =
+            length == 0 ? std::string_view() : std::string_view(text, length);
+        EREDU_TRY(description, load_groups_json(document));
+        *out = new eredu_model{std::move(description)};
+        return outcome::success();
+      },
+      out);
+}
+
+void eredu_model_free(eredu_model* model) { delete model; }
+
+eredu_status eredu_model_tensor_count(const eredu_model* model, size_t* out, eredu_error** error) {
+  return model_getter(model, out, error, [](const ModelDescription& description) {
+    return description.tensor_count();
+  });
+}
+
+eredu_status eredu_model_group_count(const eredu_model* model, size_t* out, eredu_error** error) {
+  return model_getter(model, out, error, [](const ModelDescription& description) {
+    return description.groups().size();
+  });
+}
+
+eredu_status eredu_model_global_bytes(const eredu_model* model, uint64_t* out,
+                                      eredu_error** error) {
+  return model_getter(model, out, error, [](const ModelDescription& description) {
+    return description.global_bytes();
+  });
+}
+
+}  // extern "C"

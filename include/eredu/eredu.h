@@ -1,0 +1,57 @@
+/*
+ * eredu/eredu.h: the eredu C API, umbrella header.
+ *
+ * liberedu is the parameter-placement planner of an LLM runtime: for one rank
+ * of a tensor x pipeline x expert x data parallel topology it says which
+ * slice of every checkpoint tensor the rank materializes, before a single
+ * weight byte is read.
+ *
+ *   eredu_group_new      -> eredu_group   (one logical parameter)
+ *   eredu_model_new      -> eredu_model   (groups in document order)
+ *   eredu_model_from_json-> eredu_model   (bulk path: eredu.groups.v1)
+ *   eredu_plan_rank      -> eredu_layout  (one rank's plan)
+ *   eredu_layout_*       -> every field of eredu.layout.v1, or its JSON
+ *
+ * Conventions (design/ARCHITECTURE.md):
+ *
+ * - Plain C99; every exported name starts with eredu_, every macro with
+ *   EREDU_. Enumerations are fixed-width integer typedefs with #define'd
+ *   constants; an unknown value passed in is EREDU_E_INVALID_ARGUMENT.
+ * - Errors: every fallible function returns eredu_status and takes a last
+ *   `eredu_error **error`, which may be NULL. On success `*error` is set to
+ *   NULL; on failure it receives an error object (free it with
+ *   eredu_error_free). When even that allocation fails the call returns
+ *   EREDU_E_OUT_OF_MEMORY with a static error object. EREDU_E_INTERNAL marks
+ *   a library bug. No exception or abort crosses the ABI.
+ * - Arguments: a NULL required pointer is EREDU_E_NULL_ARGUMENT; an input
+ *   array may be NULL when its count is 0; strings in are NUL-terminated
+ *   UTF-8 (invalid UTF-8 is EREDU_E_INVALID_ARGUMENT). Out-parameters come
+ *   after the inputs; on failure every out-parameter is set to NULL/0.
+ * - Sizes: dimensions, ranks and bytes are uint64_t, counts of things in
+ *   memory size_t; all arithmetic on them is overflow-checked.
+ * - Optional values are explicit: `uint8_t has_x` beside `x` in structs, a
+ *   `bool *present` out-parameter in getters.
+ * - Transparent structs start with `uint32_t struct_size`; fill them with
+ *   their _init() function. A struct_size other than the size this library
+ *   knows is EREDU_E_INVALID_ARGUMENT.
+ * - Ownership: _new/_from_* return owned handles freed by the matching _free
+ *   (NULL-safe). Getters return borrowed views valid until the owning handle
+ *   is freed. Library-allocated buffers are freed with eredu_buffer_free.
+ *   Building a model copies its groups; a layout keeps its model alive.
+ * - Threads: groups, models and layouts are immutable once built and may be
+ *   read from any number of threads at once; handles may move between
+ *   threads. Only _free needs exclusive access.
+ */
+#ifndef EREDU_EREDU_H
+#define EREDU_EREDU_H
+
+#include <eredu/common.h>
+#include <eredu/group.h>
+#include <eredu/layout.h>
+#include <eredu/model.h>
+#include <eredu/plan.h>
+#include <eredu/status.h>
+#include <eredu/types.h>
+#include <eredu/version.h>
+
+#endif /* EREDU_EREDU_H */

@@ -1,0 +1,138 @@
+/*
+ * eredu/model.h: a model description: its groups in document order, indexed
+ * by target, built from group handles or from one eredu.groups.v1 JSON
+ * document (interchange.md section 1).
+ *
+ * Thread-safety: an eredu_model is immutable once built; any number of
+ * threads may read it and plan ranks from it at once.
+ */
+#ifndef EREDU_MODEL_H
+#define EREDU_MODEL_H
+
+#include <eredu/types.h>
+
+/**
+ * The optional `model` object of eredu.groups.v1. Fill with
+ * eredu_model_info_init() (everything absent), then set the fields.
+ */
+struct eredu_model_info {
+  /** sizeof(eredu_model_info), set by eredu_model_info_init. */
+  uint32_t struct_size;
+  /** The model's name (NUL-terminated UTF-8), or NULL when absent. */
+  const char *name;
+  /** 1 when `layers` is set, else 0. */
+  uint8_t has_layers;
+  /** Decoder-layer count, at least 1; required to plan pipeline size > 1. */
+  uint64_t layers;
+  /** 1 when `experts` is set, else 0. */
+  uint8_t has_experts;
+  /** Routed experts per layer; required to plan expert size > 1. 0 means a
+   * dense model, the same as absent. */
+  uint64_t experts;
+};
+
+EREDU_BEGIN_DECLS
+
+/**
+ * Fills `info` with defaults: struct_size = sizeof(eredu_model_info), no
+ * name, no layer count, no expert count.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when info is NULL.
+ * Thread-safe. Interchange section 1 `model`.
+ */
+EREDU_API eredu_status eredu_model_info_init(eredu_model_info *info, eredu_error **error);
+
+/**
+ * Builds a model description from groups, in the given (document) order.
+ * The groups are copied: the caller still owns and frees its group handles,
+ * before or after the model. Atomic: a complete model or an error.
+ *
+ * Checks, in order: arguments (NULL pointers, info struct_size and flags,
+ * UTF-8 of the name), `layers` 0 (EREDU_E_INVALID_ARGUMENT); then group by
+ * group: a scope outside `layers`/`experts` when those are known
+ * (EREDU_E_INVALID_GROUP), a member whose element count or bytes overflow
+ * 64 bits (EREDU_E_INVALID_TENSOR), a target already used by an earlier group
+ * (EREDU_E_INVALID_GROUP, "parallel placement target <T> was registered more
+ * than once").
+ *
+ * @param info        the model object, or NULL when absent.
+ * @param groups      `group_count` group handles; may be NULL when
+ *                    group_count is 0 (an empty model is valid).
+ * @param group_count number of groups.
+ * @param out         receives the new model (owned; free with
+ *                    eredu_model_free), NULL on failure.
+ * @param error       optional error slot.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (out, NULL groups with a nonzero
+ *         count, a NULL element); EREDU_E_INVALID_ARGUMENT (see above);
+ *         EREDU_E_INVALID_GROUP; EREDU_E_INVALID_TENSOR;
+ *         EREDU_E_OUT_OF_MEMORY.
+ * Thread-safe. Seed 000 ParameterGroupSpec (the planner's group list).
+ */
+EREDU_API eredu_status eredu_model_new(const eredu_model_info *info,
+                                       const eredu_group *const *groups, size_t group_count,
+                                       eredu_model **out, eredu_error **error);
+
+/**
+ * Loads a model description from an eredu.groups.v1 JSON document
+ * (interchange.md section 1), the bulk path: one call for a whole model.
+ * Errors come in the fixed order of interchange.md "Load errors".
+ *
+ * @param text   the document, UTF-8, `length` bytes (no terminator needed;
+ *               an embedded NUL is a parse error). May be NULL when length
+ *               is 0 (then EREDU_E_PARSE).
+ * @param length size of `text` in bytes.
+ * @param out    receives the new model (owned; free with eredu_model_free),
+ *               NULL on failure.
+ * @param error  optional error slot; the message gives the JSON pointer of
+ *               a structural error.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (out, NULL text with a nonzero
+ *         length); EREDU_E_PARSE (syntax, UTF-8, duplicate or unknown keys,
+ *         wrong types, unknown enum words, bad integers, layers 0);
+ *         EREDU_E_UNSUPPORTED_VERSION (eredu.groups.v<N> other than v1);
+ *         EREDU_E_INVALID_GROUP; EREDU_E_INVALID_FORMAT;
+ *         EREDU_E_INVALID_TENSOR; EREDU_E_OUT_OF_MEMORY.
+ * Thread-safe. Seed 000 ParameterGroupSpec, ParameterMemberSpec,
+ * MemberSharding (and LinearFormat expansion for `format` members).
+ */
+EREDU_API eredu_status eredu_model_from_json(const char *text, size_t length, eredu_model **out,
+                                             eredu_error **error);
+
+/**
+ * Releases the caller's reference to a model. NULL is a no-op. Layouts
+ * planned from it keep the description alive, so they stay valid.
+ * Not thread-safe with concurrent readers of the same handle.
+ */
+EREDU_API void eredu_model_free(eredu_model *model);
+
+/**
+ * The number of physical tensors (members of all groups, after any format
+ * expansion).
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, out).
+ * Thread-safe.
+ */
+EREDU_API eredu_status eredu_model_tensor_count(const eredu_model *model, size_t *out,
+                                                eredu_error **error);
+
+/**
+ * The number of groups.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, out).
+ * Thread-safe.
+ */
+EREDU_API eredu_status eredu_model_group_count(const eredu_model *model, size_t *out,
+                                               eredu_error **error);
+
+/**
+ * The global size in bytes of the tensors that have a dtype (tensors
+ * without one are not counted), as `totals.global_bytes` of every layout.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, out).
+ * Thread-safe.
+ */
+EREDU_API eredu_status eredu_model_global_bytes(const eredu_model *model, uint64_t *out,
+                                                eredu_error **error);
+
+EREDU_END_DECLS
+
+#endif /* EREDU_MODEL_H */

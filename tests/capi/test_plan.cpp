@@ -1,0 +1,396 @@
+// The rank planner through eredu_plan_rank, with the exact values of
+// semantics.md section 6.1 and the planning errors of interchange.md.
+#include <doctest/doctest.h>
+#include <eredu/eredu.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "capi_support.hpp"
+
+using namespace capi_test;
+
+namespace {
+
+Made<Model> single_group_model(const char* name, eredu_role role,
+                               std::optional<std::uint64_t> units,
+                               const std::vector<MemberSpec>& members) {
+  const auto group = new_group(name, role, units, members);
+  REQUIRE(group.status == EREDU_OK);
+  return new_model({group.handle.get()});
+}
+
+Made<Model> down_projection() {
+  return single_group_model(
+      "decoder.mlp.down", EREDU_ROLE_ROW_PROJECTION, std::nullopt,
+      {sharded("down.weight", {8, 16}, EREDU_SHARDING_EQUAL, 1),
+       sharded("down.scales", {8, 4}, EREDU_SHARDING_EQUAL, 1), replicated("down.bias", {8})});
+}
+
+}  // namespace
+
+TEST_SUITE("capi.plan") {
+  TEST_CASE("plans an atomic quantized row projection") {
+    const auto model = down_projection();
+    REQUIRE(model.status == EREDU_OK);
+    const auto made = plan_tp(model.handle.get(), 1, 2);
+    REQUIRE(made.status == EREDU_OK);
+    const eredu_layout* layout = made.handle.get();
+
+    const eredu_placement weight = placement(layout, "down.weight");
+    CHECK(weight.kind == EREDU_PLACEMENT_SHARD);
+    CHECK(weight.axis == 1);
+    CHECK(weight.index == 1);
+    CHECK(weight.parts == 2);
+    CHECK(weight.runs == nullptr);
+    CHECK(local_shape(layout, "down.weight") == Shape{8, 8});
+    CHECK(local_shape(layout, "down.scales") == Shape{8, 2});
+    CHECK(local_shape(layout, "down.bias") == Shape{8});
+    CHECK(placement(layout, "down.bias").kind == EREDU_PLACEMENT_REPLICATED);
+
+    CHECK(local_bytes(layout, "down.weight") == std::optional<std::uint64_t>(256));
+    CHECK(local_bytes(layout, "down.scales") == std::optional<std::uint64_t>(64));
+    CHECK(local_bytes(layout, "down.bias") == std::optional<std::uint64_t>(32));
+    CHECK_FALSE(logical_units(layout, "down.weight").has_value());
+    CHECK_FALSE(logical_range(layout, "down.weight").has_value());
+    CHECK_FALSE(fell_back(layout, "down.weight"));
+
+    // Sorted by target, byte-wise.
+    std::size_t count = 0;
+    REQUIRE(eredu_layout_tensor_count(layout, &count, nullptr) == EREDU_OK);
+    REQUIRE(count == 3);
+    const char* expected[] = {"down.bias", "down.scales", "down.weight"};
+    for (std::size_t i = 0; i < count; ++i) {
+      const char* target = nullptr;
+      std::size_t length = 0;
+      CHECK(eredu_layout_tensor_target(layout, i, &target, &length, nullptr) == EREDU_OK);
+      CHECK(std::string(target, length) == expected[i]);
+      CHECK(index_of(layout, expected[i]) == i);
+      const char* logical = nullptr;
+      CHECK(eredu_layout_tensor_logical_name(layout, i, &logical, nullptr, nullptr) == EREDU_OK);
+      CHECK(std::string(logical) == "decoder.mlp.down");
+      eredu_role role = 0;
+      CHECK(eredu_layout_tensor_role(layout, i, &role, nullptr) == EREDU_OK);
+      CHECK(role == EREDU_ROLE_ROW_PROJECTION);
+      eredu_dtype dtype = 0;
+      bool present = false;
+      CHECK(eredu_layout_tensor_dtype(layout, i, &dtype, &present, nullptr) == EREDU_OK);
+      CHECK(present);
+      CHECK(dtype == EREDU_DTYPE_F32);
+    }
+
+    eredu_layout_totals totals;
+    REQUIRE(eredu_layout_totals_init(&totals, nullptr) == EREDU_OK);
+    REQUIRE(eredu_layout_get_totals(layout, &totals, nullptr) == EREDU_OK);
+    CHECK(totals.struct_size == sizeof(eredu_layout_totals));
+    CHECK(totals.local_bytes == 352);
+    CHECK(totals.global_bytes == 672);
+    CHECK(totals.materialized_tensors == 3);
+    CHECK(totals.omitted_tensors == 0);
+    CHECK(totals.unknown_bytes_tensors == 0);
+
+    std::uint64_t global_bytes = 0;
+    CHECK(eredu_model_global_bytes(model.handle.get(), &global_bytes, nullptr) == EREDU_OK);
+    CHECK(global_bytes == 672);
+  }
+
+  TEST_CASE("segmented qkv preserves segment order") {
+    const auto model = single_group_model(
+        "qkv", EREDU_ROLE_SEGMENTED, std::nullopt,
+        {sharded("qkv.weight", {16, 8}, EREDU_SHARDING_SEGMENTED, 0, {0, 8, 8, 12, 12, 16})});
+    REQUIRE(model.status == EREDU_OK);
+    const auto made = plan_tp(model.handle.get(), 1, 2);
+    REQUIRE(made.status == EREDU_OK);
+    const eredu_placement qkv = placement(made.handle.get(), "qkv.weight");
+    CHECK(qkv.kind == EREDU_PLACEMENT_INDICES);
+    CHECK(qkv.axis == 0);
+    CHECK(qkv.run_count == 3);
+    CHECK(runs(qkv) == Shape{4, 8, 10, 12, 14, 16});
+    CHECK(qkv.index_count == 8);
+    CHECK(local_shape(made.handle.get(), "qkv.weight") == Shape{8, 8});
+  }
+
+  TEST_CASE("permissive policy replicates the complete group") {
+    const auto model = single_group_model("indivisible", EREDU_ROLE_ROW_PROJECTION, std::nullopt,
+                                          {sharded("weight", {10, 4}, EREDU_SHARDING_EQUAL, 0),
+                                           sharded("bias", {10}, EREDU_SHARDING_EQUAL, 0)});
+    REQUIRE(model.status == EREDU_OK);
+    const auto made = plan_tp(model.handle.get(), 0, 3, EREDU_POLICY_REPLICATE_UNSUPPORTED);
+    REQUIRE(made.status == EREDU_OK);
+    const eredu_layout* layout = made.handle.get();
+    for (const char* target : {"weight", "bias"}) {
+      CHECK(placement(layout, target).kind == EREDU_PLACEMENT_REPLICATED);
+      CHECK(fell_back(layout, target));
+      CHECK(local_shape(layout, target) == global_shape(layout, target));
+      CHECK_FALSE(logical_units(layout, target).has_value());
+      CHECK_FALSE(logical_range(layout, target).has_value());
+    }
+    eredu_policy policy = 9;
+    CHECK(eredu_layout_policy(layout, &policy, nullptr) == EREDU_OK);
+    CHECK(policy == EREDU_POLICY_REPLICATE_UNSUPPORTED);
+  }
+
+  TEST_CASE("strict policy rejects indivisible groups") {
+    const auto model = single_group_model("indivisible", EREDU_ROLE_ROW_PROJECTION, std::nullopt,
+                                          {sharded("weight", {10, 4}, EREDU_SHARDING_EQUAL, 0),
+                                           sharded("bias", {10}, EREDU_SHARDING_EQUAL, 0)});
+    REQUIRE(model.status == EREDU_OK);
+    const auto made = plan_tp(model.handle.get(), 0, 3);
+    CHECK(made.status == EREDU_E_INVALID_TENSOR);
+    CHECK(made.error_code == EREDU_E_INVALID_TENSOR);
+    CHECK(made.handle == nullptr);
+    CHECK(made.message ==
+          "logical parameter \"indivisible\": tensor \"weight\" dimension 10 on axis 0 is not "
+          "divisible by TP size 3");
+  }
+
+  TEST_CASE("aligned members share an uneven logical range") {
+    const auto model =
+        single_group_model("aligned.quantized", EREDU_ROLE_ATTENTION_HEADS, 5,
+                           {sharded("weight", {8, 20}, EREDU_SHARDING_PARTITIONED, 1),
+                            sharded("scales", {8, 10}, EREDU_SHARDING_PARTITIONED, 1)});
+    REQUIRE(model.status == EREDU_OK);
+    const std::uint64_t logical[3][2] = {{0, 2}, {2, 4}, {4, 5}};
+    const std::uint64_t weight_ranges[3][2] = {{0, 8}, {8, 16}, {16, 20}};
+    const std::uint64_t scale_ranges[3][2] = {{0, 4}, {4, 8}, {8, 10}};
+    for (std::uint64_t rank = 0; rank < 3; ++rank) {
+      CAPTURE(rank);
+      const auto made = plan_tp(model.handle.get(), rank, 3);
+      REQUIRE(made.status == EREDU_OK);
+      const eredu_layout* layout = made.handle.get();
+      for (const char* target : {"weight", "scales"}) {
+        CHECK(logical_units(layout, target) == std::optional<std::uint64_t>(5));
+        CHECK(logical_range(layout, target) == std::pair{logical[rank][0], logical[rank][1]});
+      }
+      const eredu_placement weight = placement(layout, "weight");
+      CHECK(weight.kind == EREDU_PLACEMENT_RANGE);
+      CHECK(weight.axis == 1);
+      CHECK(weight.start == weight_ranges[rank][0]);
+      CHECK(weight.end == weight_ranges[rank][1]);
+      const eredu_placement scales = placement(layout, "scales");
+      CHECK(scales.kind == EREDU_PLACEMENT_RANGE);
+      CHECK(scales.start == scale_ranges[rank][0]);
+      CHECK(scales.end == scale_ranges[rank][1]);
+      CHECK(local_shape(layout, "weight") ==
+            Shape{8, weight_ranges[rank][1] - weight_ranges[rank][0]});
+    }
+  }
+
+  TEST_CASE("partitioned segments and a packed axis share one logical range") {
+    const auto model = single_group_model(
+        "experts", EREDU_ROLE_EXPERT_INTERMEDIATE, 5,
+        {sharded("gate_up", {4, 20, 8}, EREDU_SHARDING_PARTITIONED_SEGMENTS, 1, {0, 10, 10, 20}),
+         sharded("down.packed", {4, 8, 15}, EREDU_SHARDING_PARTITIONED, 2)});
+    REQUIRE(model.status == EREDU_OK);
+    const Shape expected_runs[3] = {{0, 4, 10, 14}, {4, 8, 14, 18}, {8, 10, 18, 20}};
+    const std::uint64_t counts[3] = {8, 8, 4};
+    const std::uint64_t packed[3][2] = {{0, 6}, {6, 12}, {12, 15}};
+    for (std::uint64_t rank = 0; rank < 3; ++rank) {
+      CAPTURE(rank);
+      const auto made = plan_tp(model.handle.get(), rank, 3);
+      REQUIRE(made.status == EREDU_OK);
+      const eredu_placement gate_up = placement(made.handle.get(), "gate_up");
+      CHECK(gate_up.kind == EREDU_PLACEMENT_INDICES);
+      CHECK(gate_up.axis == 1);
+      CHECK(runs(gate_up) == expected_runs[rank]);
+      CHECK(gate_up.index_count == counts[rank]);
+      CHECK(local_shape(made.handle.get(), "gate_up") == Shape{4, counts[rank], 8});
+      const eredu_placement down = placement(made.handle.get(), "down.packed");
+      CHECK(down.kind == EREDU_PLACEMENT_RANGE);
+      CHECK(down.axis == 2);
+      CHECK(down.start == packed[rank][0]);
+      CHECK(down.end == packed[rank][1]);
+    }
+  }
+
+  TEST_CASE("aligned groups reject more ranks than units") {
+    const auto model = single_group_model("kv", EREDU_ROLE_ATTENTION_HEADS, 2,
+                                          {sharded("key", {8, 8}, EREDU_SHARDING_PARTITIONED, 0)});
+    REQUIRE(model.status == EREDU_OK);
+    const auto strict = plan_tp(model.handle.get(), 0, 3);
+    CHECK(strict.status == EREDU_E_INVALID_TENSOR);
+    CHECK(strict.message.find("non-empty") != std::string::npos);
+
+    // Under the permissive policy the partitioned group falls back whole.
+    const auto permissive = plan_tp(model.handle.get(), 0, 3, EREDU_POLICY_REPLICATE_UNSUPPORTED);
+    REQUIRE(permissive.status == EREDU_OK);
+    const eredu_layout* layout = permissive.handle.get();
+    CHECK(placement(layout, "key").kind == EREDU_PLACEMENT_REPLICATED);
+    CHECK(fell_back(layout, "key"));
+    CHECK(logical_units(layout, "key") == std::optional<std::uint64_t>(2));
+    CHECK(logical_range(layout, "key") == std::pair<std::uint64_t, std::uint64_t>{0, 2});
+  }
+
+  TEST_CASE("balanced uneven split") {
+    const auto model =
+        single_group_model("embed", EREDU_ROLE_VOCABULARY, std::nullopt,
+                           {sharded("embedding.weight", {11, 4}, EREDU_SHARDING_BALANCED, 0)});
+    REQUIRE(model.status == EREDU_OK);
+    const auto made = plan_tp(model.handle.get(), 2, 3);
+    REQUIRE(made.status == EREDU_OK);
+    const eredu_placement range = placement(made.handle.get(), "embedding.weight");
+    CHECK(range.kind == EREDU_PLACEMENT_RANGE);
+    CHECK(range.axis == 0);
+    CHECK(range.start == 8);
+    CHECK(range.end == 11);
+    CHECK(local_shape(made.handle.get(), "embedding.weight") == Shape{3, 4});
+  }
+
+  TEST_CASE("placement validation fails under either policy") {
+    const auto model = single_group_model("zero", EREDU_ROLE_COLUMN_PROJECTION, std::nullopt,
+                                          {sharded("empty", {0, 4}, EREDU_SHARDING_EQUAL, 0)});
+    REQUIRE(model.status == EREDU_OK);
+    CHECK(plan_tp(model.handle.get(), 0, 2).status == EREDU_E_INVALID_TENSOR);
+    CHECK(plan_tp(model.handle.get(), 0, 2, EREDU_POLICY_REPLICATE_UNSUPPORTED).status ==
+          EREDU_E_INVALID_TENSOR);
+  }
+
+  TEST_CASE("planning errors come in the documented order") {
+    const auto model = down_projection();
+    REQUIRE(model.status == EREDU_OK);
+    const eredu_model* handle = model.handle.get();
+
+    CHECK(plan(handle, 0, 1, 1, 1, 5).status == EREDU_E_ZERO_AXIS);
+    CHECK(plan(handle, 2, 1, 1, 0, 0).status == EREDU_E_ZERO_AXIS);
+    CHECK(plan(handle, 1ULL << 32, 1ULL << 32, 1, 1, 0).status == EREDU_E_WORLD_SIZE_OVERFLOW);
+    const auto out_of_range = plan_tp(handle, 2, 2);
+    CHECK(out_of_range.status == EREDU_E_RANK_OUT_OF_RANGE);
+    CHECK(out_of_range.error_code == EREDU_E_RANK_OUT_OF_RANGE);
+    CHECK(plan(handle, 2, 2, 1, 1, 0).status == EREDU_E_MISSING_LAYER_COUNT);
+    CHECK(plan(handle, 2, 1, 2, 1, 0).status == EREDU_E_MISSING_EXPERT_COUNT);
+    // Rank errors come before preflight errors.
+    CHECK(plan(handle, 2, 2, 1, 1, 4).status == EREDU_E_RANK_OUT_OF_RANGE);
+
+    // Fewer layers than stages.
+    const auto group = new_group("w", EREDU_ROLE_REPLICATED, std::nullopt, {replicated("w", {2})});
+    eredu_model_info info;
+    eredu_model_info_init(&info, nullptr);
+    info.has_layers = 1;
+    info.layers = 1;
+    const auto one_layer = new_model({group.handle.get()}, &info);
+    REQUIRE(one_layer.status == EREDU_OK);
+    CHECK(plan(one_layer.handle.get(), 1, 2, 1, 1, 0).status == EREDU_E_EMPTY_PARTITION);
+
+    // Topology errors come before member errors.
+    const auto strict = single_group_model("indivisible", EREDU_ROLE_ROW_PROJECTION, std::nullopt,
+                                           {sharded("weight", {10, 4}, EREDU_SHARDING_EQUAL, 0)});
+    CHECK(plan(strict.handle.get(), 3, 2, 1, 1, 0).status == EREDU_E_MISSING_LAYER_COUNT);
+    CHECK(plan_tp(strict.handle.get(), 0, 3).status == EREDU_E_INVALID_TENSOR);
+  }
+
+  TEST_CASE("layout reports its topology, rank, coordinates and policy") {
+    eredu_model_info info;
+    eredu_model_info_init(&info, nullptr);
+    info.has_layers = 1;
+    info.layers = 7;
+    info.has_experts = 1;
+    info.experts = 5;
+    const auto model = new_model({}, &info);
+    REQUIRE(model.status == EREDU_OK);
+    const auto made = plan(model.handle.get(), 2, 3, 2, 2, 22);
+    REQUIRE(made.status == EREDU_OK);
+    const eredu_layout* layout = made.handle.get();
+
+    std::uint64_t t = 0, p = 0, e = 0, d = 0;
+    CHECK(eredu_layout_topology(layout, &t, &p, &e, &d, nullptr) == EREDU_OK);
+    CHECK(t == 2);
+    CHECK(p == 3);
+    CHECK(e == 2);
+    CHECK(d == 2);
+    CHECK(eredu_layout_coordinates(layout, &t, &p, &e, &d, nullptr) == EREDU_OK);
+    CHECK(t == 1);
+    CHECK(p == 2);
+    CHECK(e == 0);
+    CHECK(d == 1);
+    std::uint64_t rank = 0;
+    CHECK(eredu_layout_rank(layout, &rank, nullptr) == EREDU_OK);
+    CHECK(rank == 22);
+    eredu_policy policy = 9;
+    CHECK(eredu_layout_policy(layout, &policy, nullptr) == EREDU_OK);
+    CHECK(policy == EREDU_POLICY_REQUIRE);
+    std::size_t count = 9;
+    CHECK(eredu_layout_tensor_count(layout, &count, nullptr) == EREDU_OK);
+    CHECK(count == 0);
+  }
+
+  TEST_CASE("lookup by target") {
+    const auto model = down_projection();
+    const auto made = plan_tp(model.handle.get(), 0, 2);
+    REQUIRE(made.status == EREDU_OK);
+    std::size_t index = 7;
+    CHECK(eredu_layout_find_tensor(made.handle.get(), "down.scales", &index, nullptr) == EREDU_OK);
+    CHECK(index == 1);
+
+    ErrorSlot error;
+    index = 7;
+    CHECK(eredu_layout_find_tensor(made.handle.get(), "down.missing", &index, error.slot()) ==
+          EREDU_E_NOT_FOUND);
+    CHECK(index == 0);
+    CHECK(error.code() == EREDU_E_NOT_FOUND);
+    CHECK(error.message().find("down.missing") != std::string::npos);
+    CHECK(eredu_layout_find_tensor(made.handle.get(), "", &index, nullptr) == EREDU_E_NOT_FOUND);
+  }
+
+  TEST_CASE("members without a dtype have unknown bytes") {
+    MemberSpec untyped = sharded("untyped", {4, 4}, EREDU_SHARDING_EQUAL, 0);
+    untyped.dtype.reset();
+    const auto model =
+        single_group_model("g", EREDU_ROLE_COLUMN_PROJECTION, std::nullopt,
+                           {untyped, sharded("typed", {4, 4}, EREDU_SHARDING_EQUAL, 0)});
+    REQUIRE(model.status == EREDU_OK);
+    const auto made = plan_tp(model.handle.get(), 0, 2);
+    REQUIRE(made.status == EREDU_OK);
+    CHECK_FALSE(local_bytes(made.handle.get(), "untyped").has_value());
+    CHECK(local_bytes(made.handle.get(), "typed") == std::optional<std::uint64_t>(32));
+    eredu_dtype dtype = 5;
+    bool present = true;
+    CHECK(eredu_layout_tensor_dtype(made.handle.get(), index_of(made.handle.get(), "untyped"),
+                                    &dtype, &present, nullptr) == EREDU_OK);
+    CHECK_FALSE(present);
+    CHECK(dtype == 0);
+    eredu_layout_totals totals;
+    eredu_layout_totals_init(&totals, nullptr);
+    REQUIRE(eredu_layout_get_totals(made.handle.get(), &totals, nullptr) == EREDU_OK);
+    CHECK(totals.local_bytes == 32);
+    CHECK(totals.global_bytes == 64);
+    CHECK(totals.unknown_bytes_tensors == 1);
+  }
+
+  TEST_CASE("a layout outlives its model handle") {
+    auto model = down_projection();
+    auto made = plan_tp(model.handle.get(), 1, 2);
+    REQUIRE(made.status == EREDU_OK);
+    const std::string before = to_json(made.handle.get());
+    model.handle.reset();
+    CHECK(to_json(made.handle.get()) == before);
+    const char* logical = nullptr;
+    CHECK(eredu_layout_tensor_logical_name(made.handle.get(), 0, &logical, nullptr, nullptr) ==
+          EREDU_OK);
+    CHECK(std::string(logical) == "decoder.mlp.down");
+  }
+
+  TEST_CASE("ranks plan concurrently from one model") {
+    const auto model = single_group_model(
+        "experts", EREDU_ROLE_EXPERT_INTERMEDIATE, 8,
+        {sharded("gate_up", {4, 32, 8}, EREDU_SHARDING_PARTITIONED_SEGMENTS, 1, {0, 16, 16, 32}),
+         sharded("down", {4, 8, 16}, EREDU_SHARDING_PARTITIONED, 2)});
+    REQUIRE(model.status == EREDU_OK);
+    std::vector<std::string> sequential;
+    for (std::uint64_t rank = 0; rank < 4; ++rank) {
+      sequential.push_back(to_json(plan_tp(model.handle.get(), rank, 4).handle.get()));
+    }
+    std::vector<std::string> concurrent(4);
+    std::vector<std::thread> threads;
+    for (std::uint64_t rank = 0; rank < 4; ++rank) {
+      threads.emplace_back([&, rank] {
+        for (int repeat = 0; repeat < 20; ++repeat) {
+          concurrent[rank] = to_json(plan_tp(model.handle.get(), rank, 4).handle.get());
+        }
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    CHECK(concurrent == sequential);
+    CHECK_FALSE(sequential[0].empty());
+  }
+}
