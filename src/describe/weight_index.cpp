@@ -1,0 +1,55 @@
+#include "describe/weight_index.hpp"
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+
+#include "describe/json_file.hpp"
+
+namespace eredu {
+
+bool WeightIndex::contains(const std::string& name) const {
+  return std::binary_search(names.begin(), names.end(), name);
+}
+
+Result<WeightIndex> read_weight_index(const std::string& dir) {
+  constexpr std::array<const char*, 2> kIndexFiles = {"model.safetensors.index.json",
+                                                      "pytorch_model.bin.index.json"};
+  WeightIndex index;
+  for (const char* candidate : kIndexFiles) {
+    std::error_code ignored;
+    if (std::filesystem::exists(dir + "/" + candidate, ignored)) {
+      index.file = candidate;
+      break;
+    }
+  }
+  if (index.file.empty()) {
+    return failf(Status::Io, "{}: no weight index (neither {} nor {})", dir, kIndexFiles[0],
+                 kIndexFiles[1]);
+  }
+  const std::string path = dir + "/" + index.file;
+  EREDU_TRY(document, read_json_file(path));
+
+  // find() on a non-object is end(), so a wrong type reads as missing.
+  const nlohmann::json* total = nullptr;
+  if (auto metadata = document.find("metadata"); metadata != document.end()) {
+    if (auto found = metadata->find("total_size"); found != metadata->end()) total = &*found;
+  }
+  if (total == nullptr || !total->is_number_unsigned()) {
+    return failf(Status::Parse, "{}: metadata.total_size must be an integer byte count", path);
+  }
+  index.total_size = total->get<std::uint64_t>();
+
+  auto map = document.find("weight_map");
+  if (map == document.end() || !map->is_object()) {
+    return failf(Status::Parse, "{}: weight_map must be an object", path);
+  }
+  index.names.reserve(map->size());
+  for (const auto& entry : map->items()) index.names.push_back(entry.key());
+  // nlohmann objects iterate in key order already; sorting keeps the
+  // contract independent of that.
+  std::sort(index.names.begin(), index.names.end());
+  return index;
+}
+
+}  // namespace eredu

@@ -1,0 +1,27 @@
+// The weight index of a sharded checkpoint: tensor names and total bytes.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace eredu {
+
+/// `model.safetensors.index.json` or `pytorch_model.bin.index.json`.
+struct WeightIndex {
+  std::string file;                // the index file's name inside the folder
+  std::vector<std::string> names;  // weight_map keys, sorted byte-wise
+  std::uint64_t total_size = 0;    // metadata.total_size, bytes
+
+  /// True when `name` is a tensor of the index.
+  bool contains(const std::string& name) const;
+};
+
+/// Reads the folder's weight index, preferring the safetensors one. Errors:
+/// Io (neither index exists or it cannot be read); Parse (not JSON, no
+/// `weight_map` object, no integer `metadata.total_size`).
+Result<WeightIndex> read_weight_index(const std::string& dir);
+
+}  // namespace eredu

@@ -1,0 +1,53 @@
+// Planning every rank of a topology (`eredu plan --all-ranks`, `eredu check`).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/result.hpp"
+#include "model/model.hpp"
+#include "plan/layout.hpp"
+#include "topology/topology.hpp"
+#include "world/coverage.hpp"
+
+namespace eredu {
+
+/// What a world plan keeps of one rank's layout.
+struct RankSummary {
+  std::uint64_t rank = 0;
+  ParallelCoordinates coordinates;
+  LayoutTotals totals;
+  std::vector<std::uint32_t> fell_back_groups;  // group indices, document order
+};
+
+/// Every rank of a topology, summarized, and the coverage proof.
+struct WorldPlan {
+  std::shared_ptr<const ModelDescription> model;
+  ParallelTopology topology;
+  ShardingPolicy policy = ShardingPolicy::Require;
+  std::vector<RankSummary> ranks;         // by global rank
+  std::vector<CoverageProblem> problems;  // by target, problem, detail
+
+  bool coverage_ok() const { return problems.empty(); }
+};
+
+/// Reports `planned` of `ranks` ranks done. Calls are serialized but may come
+/// from any worker thread.
+using WorldProgress = std::function<void(std::uint64_t planned, std::uint64_t ranks)>;
+
+/// The most ranks plan_world accepts; a summary per rank must fit in memory.
+inline constexpr std::uint64_t kMaxWorldRanks = std::uint64_t{1} << 20;
+
+/// Plans every rank of `topology` and verifies coverage (interchange §3).
+/// Works one tensor-parallel group at a time on up to `threads` threads (0:
+/// the hardware's), so at most `threads` × T layouts live at once; calls
+/// `progress` (when set) after each planned rank. Errors:
+/// the lowest failing rank's plan_rank error; InvalidArgument when the world
+/// has more than kMaxWorldRanks ranks; OutOfMemory.
+Result<WorldPlan> plan_world(const std::shared_ptr<const ModelDescription>& model,
+                             const ParallelTopology& topology, ShardingPolicy policy,
+                             unsigned threads = 0, const WorldProgress& progress = {});
+
+}  // namespace eredu
