@@ -1,0 +1,39 @@
+#include <fmt/format.h>
+
+#include "cli/byte_units.hpp"
+#include "cli/commands.hpp"
+#include "cli/output.hpp"
+#include "cli/progress.hpp"
+#include "cli/world_table.hpp"
+#include "describe/describe.hpp"
+#include "world/world_json.hpp"
+
+namespace eredu {
+namespace {
+
+// What was checked, above the rank table.
+std::string check_header(const WorldPlan& world) {
+  const ModelDescription& model = *world.model;
+  const ParallelTopology& topology = world.topology;
+  return fmt::format(
+      "model {}: {} tensors, {} layers, {}\n"
+      "topology: tensor {}, pipeline {}, expert {}, data {} ({} ranks); policy {}\n\n",
+      model.info().name.value_or("(unnamed)"), model.tensor_count(),
+      model.info().layers.value_or(0), human_bytes(model.global_bytes()), topology.tensor(),
+      topology.pipeline(), topology.expert(), topology.data(), topology.world_size(),
+      sharding_policy_name(world.policy));
+}
+
+}  // namespace
+
+Result<int> run_check(const CheckArgs& args) {
+  EREDU_TRY(policy, policy_from(args.policy));
+  EREDU_TRY(model, describe_model_dir(args.model_dir));
+  EREDU_TRY(topology, topology_from(args.topology));
+  EREDU_TRY(world, plan_world_showing_progress(model, topology, policy));
+  const bool json = args.format == "json";
+  EREDU_TRY(write_stdout(json ? world_to_json(world) : check_header(world) + world_table(world)));
+  return world.coverage_ok() ? kExitOk : kExitCoverage;
+}
+
+}  // namespace eredu

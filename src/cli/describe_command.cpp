@@ -1,0 +1,14 @@
+#include "cli/commands.hpp"
+#include "cli/output.hpp"
+#include "describe/describe.hpp"
+#include "interchange/groups_write.hpp"
+
+namespace eredu {
+
+Result<int> run_describe(const DescribeArgs& args) {
+  EREDU_TRY(model, describe_model_dir(args.model_dir));
+  EREDU_TRY(write_stdout(groups_to_json(*model)));
+  return kExitOk;
+}
+
+}  // namespace eredu

@@ -1,0 +1,135 @@
+// The `eredu` command (interchange §5): argument parsing and dispatch.
+#include <CLI/CLI.hpp>
+
+#include <charconv>
+#include <cstring>
+#include <exception>
+#include <new>
+
+#include "cli/commands.hpp"
+#include "cli/output.hpp"
+#include "eredu/version.h"
+
+namespace eredu {
+namespace {
+
+// Errors found while parsing flags still follow --format json if it was given.
+bool wants_json(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--format=json") == 0) return true;
+    if (std::strcmp(argv[i], "--format") == 0 && i + 1 < argc &&
+        std::strcmp(argv[i + 1], "json") == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// CLI11 reads "-1" into an unsigned flag as 2^64 - 1, saturates overflow and
+// takes "0x10" or "1e3"; sizes and ranks must be plain decimal uint64 values.
+const CLI::Validator kDecimal(
+    [](std::string& text) -> std::string {
+      std::uint64_t value = 0;
+      const char* end = text.data() + text.size();
+      auto [stop, error] = std::from_chars(text.data(), end, value);
+      const bool digits = text.find_first_not_of("0123456789") == std::string::npos;
+      if (!digits || error != std::errc() || stop != end) {
+        return "must be a decimal integer from 0 to 18446744073709551615, got " + text;
+      }
+      return "";
+    },
+    "", "DECIMAL");
+
+CLI::Option* add_count(CLI::App& command, const char* name, std::uint64_t& value,
+                       const char* help) {
+  return command.add_option(name, value, help)->check(kDecimal);
+}
+
+void add_topology_flags(CLI::App& command, TopologyFlags& flags, bool with_data) {
+  add_count(command, "--tp", flags.tensor, "tensor-parallel size")->default_val(1);
+  add_count(command, "--pp", flags.pipeline, "pipeline-parallel size")->default_val(1);
+  add_count(command, "--ep", flags.expert, "expert-parallel size")->default_val(1);
+  if (with_data) add_count(command, "--dp", flags.data, "data-parallel size")->default_val(1);
+}
+
+void add_policy_flag(CLI::App& command, std::string& policy) {
+  command.add_option("--policy", policy, "require | replicate-unsupported")->default_val("require");
+}
+
+int run(int argc, char** argv) {
+  const bool json = wants_json(argc, argv);
+  CLI::App app{
+      "eredu: which slice of every checkpoint tensor each rank of a tensor x pipeline "
+      "x expert x data parallel topology loads",
+      "eredu"};
+  app.set_version_flag("--version", EREDU_VERSION_STRING);
+  app.require_subcommand(1);
+
+  PlanArgs plan;
+  CLI::App* plan_command =
+      app.add_subcommand("plan", "plan one rank, or every rank with coverage, of a description");
+  plan_command->add_option("--groups", plan.groups, "eredu.groups.v1 file, or - for stdin")
+      ->required();
+  add_topology_flags(*plan_command, plan.topology, true);
+  std::uint64_t rank = 0;
+  CLI::Option* rank_flag = add_count(*plan_command, "--rank", rank, "the global rank to plan");
+  CLI::Option* all_flag =
+      plan_command->add_flag("--all-ranks", plan.all_ranks, "plan every rank, verify coverage");
+  rank_flag->excludes(all_flag);
+  add_policy_flag(*plan_command, plan.policy);
+  plan_command->add_option("--format", plan.format, "table | json")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->default_val("table");
+
+  DescribeArgs describe;
+  CLI::App* describe_command =
+      app.add_subcommand("describe", "describe a llama-style model folder as eredu.groups.v1");
+  describe_command->add_option("MODEL_DIR", describe.model_dir, "folder with config.json")
+      ->required();
+  describe_command->add_option("--format", describe.format, "json")
+      ->check(CLI::IsMember({"json"}))
+      ->default_val("json");
+
+  CheckArgs check;
+  CLI::App* check_command =
+      app.add_subcommand("check", "describe a model folder, plan every rank and verify coverage");
+  check_command->add_option("MODEL_DIR", check.model_dir, "folder with config.json")->required();
+  add_topology_flags(*check_command, check.topology, false);
+  add_policy_flag(*check_command, check.policy);
+  check_command->add_option("--format", check.format, "table | json")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->default_val("table");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
+    return report_error(Error{Status::InvalidArgument, error.what()}, json);
+  }
+  if (*plan_command && rank_flag->count() == 0 && !plan.all_ranks) {
+    return report_error({Status::InvalidArgument, "plan needs --rank R or --all-ranks"}, json);
+  }
+  if (rank_flag->count() > 0) plan.rank = rank;
+
+  Result<int> status = *plan_command       ? run_plan(plan)
+                       : *describe_command ? run_describe(describe)
+                                           : run_check(check);
+  if (!status) return report_error(status.error(), json);
+  return status.value();
+}
+
+}  // namespace
+}  // namespace eredu
+
+int main(int argc, char** argv) {
+  // Nothing may escape as an uncaught exception: report it as §4 says.
+  try {
+    return eredu::run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    return eredu::report_error({eredu::Status::OutOfMemory, "out of memory"},
+                               eredu::wants_json(argc, argv));
+  } catch (const std::exception& error) {
+    return eredu::report_error({eredu::Status::Internal, error.what()},
+                               eredu::wants_json(argc, argv));
+  }
+}

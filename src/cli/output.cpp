@@ -1,0 +1,49 @@
+#include "cli/output.hpp"
+
+#include <cstdio>
+#include <string>
+
+#include "interchange/json_writer.hpp"
+
+namespace eredu {
+
+int exit_code_for(Status status) {
+  switch (status) {
+    case Status::Io:
+      return kExitIo;
+    case Status::Internal:
+    case Status::OutOfMemory:
+      return kExitInternal;
+    default:
+      return kExitInvalidInput;
+  }
+}
+
+Result<void> write_stdout(std::string_view text) {
+  if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
+    return fail(Status::Io, "cannot write to standard output");
+  }
+  return outcome::success();
+}
+
+int report_error(const Error& error, bool json) {
+  const auto code = static_cast<std::int32_t>(error.code);
+  const std::string_view name = status_name(code);
+  std::fprintf(stderr, "error[%.*s]: %s\n", static_cast<int>(name.size()), name.data(),
+               error.message.c_str());
+  if (json) {
+    std::string out;
+    JsonWriter writer(out);
+    writer.begin_object().key("error").begin_object();
+    writer.key("code").string(name);
+    writer.key("status").uint(static_cast<std::uint64_t>(code));
+    writer.key("message").string(error.message);
+    writer.end_object().end_object();
+    out += '\n';
+    // The exit status already says what went wrong; a failed write adds nothing.
+    (void)write_stdout(out);
+  }
+  return exit_code_for(error.code);
+}
+
+}  // namespace eredu

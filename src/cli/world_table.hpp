@@ -1,0 +1,15 @@
+// `eredu plan --all-ranks` and `eredu check` as a table.
+#pragma once
+
+#include <string>
+
+#include "world/world.hpp"
+
+namespace eredu {
+
+/// One row per rank (rank, coordinates, tensors materialized, local bytes,
+/// fell-back groups), then the coverage problems if any, a coverage line
+/// (`coverage: ok (N tensors)`) and the global bytes.
+std::string world_table(const WorldPlan& world);
+
+}  // namespace eredu
