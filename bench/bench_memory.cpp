@@ -2,6 +2,7 @@
 // the size of its JSON (issue target: under 3×). Run in a fresh process:
 //   bench_memory generate FILE   writes the DeepSeek-V3-scale description
 //   bench_memory measure FILE    loads FILE, plans rank 0 of TP 8 × PP 2 × EP 8
+#include <malloc.h>
 #include <sys/resource.h>
 
 #include <cstdio>
@@ -14,6 +15,8 @@
 #include "plan/planner.hpp"
 
 namespace {
+
+double heap_mib() { return static_cast<double>(mallinfo2().uordblks) / (1 << 20); }
 
 long peak_rss_kib() {
   rusage usage{};
@@ -37,6 +40,7 @@ int measure(const char* path) {
     return 1;
   }
   const long after_load = peak_rss_kib();
+  const double model_heap = heap_mib();
   auto topology = eredu::ParallelTopology::create(8, 2, 8, 1).value();
   auto layout = eredu::plan_rank(model.value(), topology, 0, eredu::ShardingPolicy::Require);
   if (!layout) {
@@ -44,11 +48,14 @@ int measure(const char* path) {
     return 1;
   }
   const long peak = peak_rss_kib();
+  const double plan_heap = heap_mib() - model_heap;
   const double mib = 1024.0;
   std::printf("json            %.1f MiB, %zu tensors\n", json_bytes / (1 << 20),
               model.value()->tensor_count());
   std::printf("baseline rss    %.1f MiB\n", baseline / mib);
-  std::printf("peak after load %.1f MiB\n", after_load / mib);
+  std::printf("peak after load %.1f MiB; the model keeps %.1f MiB of heap\n", after_load / mib,
+              model_heap);
+  std::printf("one-rank layout %.1f MiB of heap\n", plan_heap);
   std::printf("peak after plan %.1f MiB (%.2fx the JSON, %.2fx above baseline)\n", peak / mib,
               peak * 1024.0 / json_bytes, (peak - baseline) * 1024.0 / json_bytes);
   return 0;

@@ -1,5 +1,8 @@
 #include "plan/planner.hpp"
 
+#include <algorithm>
+#include <thread>
+
 #include "core/checked.hpp"
 #include "core/text.hpp"
 #include "plan/resolve.hpp"
@@ -44,6 +47,26 @@ class RankPlanner {
               LocalModelLayout& layout)
       : model_(model), rank_(rank), report_(report), policy_(policy), layout_(layout) {}
 
+  /// Plans groups [begin, end), whose first member has flat index
+  /// `first_flat`, stopping at the first error.
+  Result<void> plan_groups(std::uint32_t begin, std::uint32_t end, std::uint32_t first_flat) {
+    const auto& groups = model_.groups();
+    for (std::uint32_t g = begin; g < end; ++g) {
+      EREDU_TRY(plan_group(g, first_flat));
+      first_flat += static_cast<std::uint32_t>(groups[g].members().size());
+    }
+    return outcome::success();
+  }
+
+  /// Adds this planner's totals and fallbacks to the layout (in call order).
+  void merge_into(LocalModelLayout& layout) const {
+    layout.totals.local_bytes += totals_.local_bytes;
+    layout.totals.materialized_tensors += totals_.materialized_tensors;
+    layout.totals.omitted_tensors += totals_.omitted_tensors;
+    layout.fell_back_groups.insert(layout.fell_back_groups.end(), fell_back_groups_.begin(),
+                                   fell_back_groups_.end());
+  }
+
   Result<void> plan_group(std::uint32_t group_index, std::uint32_t first_flat) {
     const ParameterGroupSpec& group = model_.groups()[group_index];
     const auto& members = group.members();
@@ -66,7 +89,7 @@ class RankPlanner {
     }
     if (fell_back) {
       resolved_.assign(members.size(), ResolvedMember{TensorPlacement::replicated(), 0});
-      layout_.fell_back_groups.push_back(group_index);
+      fell_back_groups_.push_back(group_index);
     }
 
     std::optional<IndexRange> logical_range;
@@ -103,19 +126,19 @@ class RankPlanner {
       if (!owned) {
         entry.placement = TensorPlacement::omit();
         entry.local_bytes = 0;
-        layout_.totals.omitted_tensors += 1;
+        totals_.omitted_tensors += 1;
         continue;
       }
       entry.local_shape = resolved_[i].local_shape(members[i]);
       entry.placement = std::move(resolved_[i].placement);
       entry.logical_range = logical_range;
-      layout_.totals.materialized_tensors += 1;
+      totals_.materialized_tensors += 1;
       if (auto dtype = members[i].dtype()) {
         // Local shapes never exceed the global one, whose bytes fit 64 bits.
         std::uint64_t bytes = dtype_size(*dtype);
         for (std::uint64_t dimension : entry.local_shape) bytes *= dimension;
         entry.local_bytes = bytes;
-        layout_.totals.local_bytes += bytes;
+        totals_.local_bytes += bytes;
       }
     }
     return outcome::success();
@@ -126,15 +149,51 @@ class RankPlanner {
   const ParallelRankTopology& rank_;
   const TopologyPreflightReport& report_;
   ShardingPolicy policy_;
-  LocalModelLayout& layout_;
+  LocalModelLayout& layout_;  // planners of one layout write disjoint tensors
   std::vector<ResolvedMember> resolved_;
+  LayoutTotals totals_;
+  std::vector<std::uint32_t> fell_back_groups_;
 };
+
+// A contiguous run of groups planned by one thread.
+struct GroupSpan {
+  std::uint32_t begin = 0;
+  std::uint32_t end = 0;
+  std::uint32_t first_flat = 0;
+};
+
+// Splits the groups into `parts` spans of about equal tensor counts.
+std::vector<GroupSpan> split_groups(const ModelDescription& model, unsigned parts) {
+  const auto& groups = model.groups();
+  const std::size_t per_part = (model.tensor_count() + parts - 1) / parts;
+  std::vector<GroupSpan> spans;
+  GroupSpan span;
+  std::size_t members = 0;
+  std::uint32_t flat = 0;
+  for (std::uint32_t g = 0; g < groups.size(); ++g) {
+    const auto size = static_cast<std::uint32_t>(groups[g].members().size());
+    members += size;
+    flat += size;
+    if (members >= per_part && spans.size() + 1 < parts) {
+      span.end = g + 1;
+      spans.push_back(span);
+      span = GroupSpan{g + 1, g + 1, flat};
+      members = 0;
+    }
+  }
+  span.end = static_cast<std::uint32_t>(groups.size());
+  spans.push_back(span);
+  return spans;
+}
+
+// Below this many tensors a second thread costs more than it saves.
+constexpr std::size_t kParallelTensors = 16384;
 
 }  // namespace
 
 Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>& model,
                                    const ParallelTopology& topology, std::uint64_t rank,
-                                   ShardingPolicy policy) {
+                                   ShardingPolicy policy, unsigned threads) {
   EREDU_TRY(rank_topology, ParallelRankTopology::create(topology, rank));
   EREDU_TRY(report, rank_topology.preflight(model->info().layers, model->info().experts));
 
@@ -148,12 +207,25 @@ Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>
   layout.totals.global_bytes = model->global_bytes();
   layout.totals.unknown_bytes_tensors = model->unknown_bytes_tensors();
 
-  RankPlanner planner(*model, rank_topology, report, policy, layout);
-  std::uint32_t first_flat = 0;
-  const auto& groups = model->groups();
-  for (std::uint32_t g = 0; g < groups.size(); ++g) {
-    EREDU_TRY(planner.plan_group(g, first_flat));
-    first_flat += static_cast<std::uint32_t>(groups[g].members().size());
+  const unsigned parts =
+      model->tensor_count() >= kParallelTensors ? std::max(1u, std::min(threads, 2u)) : 1u;
+  const std::vector<GroupSpan> spans = split_groups(*model, parts);
+  std::vector<RankPlanner> planners(spans.size(),
+                                    RankPlanner(*model, rank_topology, report, policy, layout));
+  std::vector<Result<void>> results(spans.size(), Result<void>(outcome::success()));
+  {
+    std::vector<std::jthread> workers;
+    for (std::size_t i = 1; i < spans.size(); ++i) {
+      workers.emplace_back([&, i] {
+        results[i] = planners[i].plan_groups(spans[i].begin, spans[i].end, spans[i].first_flat);
+      });
+    }
+    results[0] = planners[0].plan_groups(spans[0].begin, spans[0].end, spans[0].first_flat);
+  }
+  // The first error in document order wins, as if planned on one thread.
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    if (!results[i]) return outcome::failure(std::move(results[i]).error());
+    planners[i].merge_into(layout);
   }
   return layout;
 }

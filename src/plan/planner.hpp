@@ -16,9 +16,12 @@ namespace eredu {
 /// ZeroAxis / WorldSizeOverflow / RankOutOfRange; MissingLayerCount /
 /// MissingExpertCount / EmptyPartition (preflight); then per group in
 /// document order InvalidTensor (resolution under Require, placement
-/// validation under either policy). Pure; thread-safe.
+/// validation under either policy). Pure; thread-safe. Large descriptions
+/// are planned on up to `threads` threads (at most 2; groups are split into
+/// contiguous spans whose results are merged in document order, so the
+/// layout and the reported error do not depend on the thread count).
 Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>& model,
                                    const ParallelTopology& topology, std::uint64_t rank,
-                                   ShardingPolicy policy);
+                                   ShardingPolicy policy, unsigned threads = 2);
 
 }  // namespace eredu

@@ -71,7 +71,7 @@ class WorldPlanner {
       }
       rank = global.value();
       if (failed_below(rank)) return false;
-      auto layout = plan_rank(model_, topology_, rank, policy_);
+      auto layout = plan_rank(model_, topology_, rank, policy_, 1);
       if (!layout) {
         record(rank, std::move(layout).error());
         return false;

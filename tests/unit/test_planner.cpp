@@ -312,3 +312,53 @@ TEST_CASE("ownership never hides an invalid member") {
   // Rank 0 (stage 0) does not own layer 1 but still fails on it.
   CHECK(plan(model, 0, 2, ShardingPolicy::Require, 2).error().code == Status::InvalidTensor);
 }
+
+TEST_CASE("two planning threads give the single-thread layout and the first error") {
+  // Large enough for plan_rank to split the groups over two threads.
+  constexpr std::uint64_t kGroups = 20000;
+  auto build = [](std::optional<std::uint64_t> bad_a, std::optional<std::uint64_t> bad_b) {
+    std::vector<ParameterGroupSpec> groups;
+    for (std::uint64_t g = 0; g < kGroups; ++g) {
+      const bool bad = g == bad_a || g == bad_b;
+      const std::uint64_t rows = bad ? 7 : 8;
+      groups.push_back(
+          ParameterGroupSpec::create(
+              "g" + std::to_string(g), ParameterRole::ColumnProjection,
+              {member("t" + std::to_string(g), {rows, 4},
+                      g % 3 == 0 ? MemberSharding::balanced(0) : MemberSharding::equal(0),
+                      Dtype::F16)})
+              .value());
+    }
+    return model_of(std::move(groups));
+  };
+  auto topology = ParallelTopology::create(2, 1, 1, 1).value();
+
+  auto good = build(std::nullopt, std::nullopt);
+  auto one = plan_rank(good, topology, 1, ShardingPolicy::Require, 1).value();
+  auto two = plan_rank(good, topology, 1, ShardingPolicy::Require, 2).value();
+  CHECK(one.totals == two.totals);
+  CHECK(one.totals.local_bytes == kGroups * 4 * 4 * 2);
+  REQUIRE(one.tensors.size() == two.tensors.size());
+  std::size_t mismatches = 0;
+  for (std::size_t i = 0; i < one.tensors.size(); ++i) {
+    const auto& a = one.tensors[i];
+    const auto& b = two.tensors[i];
+    mismatches += a.target() != b.target() || !(a.placement == b.placement) ||
+                  a.local_shape != b.local_shape || a.local_bytes != b.local_bytes;
+  }
+  CHECK(mismatches == 0);
+  CHECK(two.tensors[1].target() == "t1");  // sorted byte-wise: t0, t1, t10, ...
+  CHECK(two.tensors[2].target() == "t10");
+
+  auto bad = build(15001, 5000);  // 7 rows cannot be split evenly in two
+  for (unsigned threads : {1u, 2u}) {
+    auto error = plan_rank(bad, topology, 0, ShardingPolicy::Require, threads);
+    REQUIRE(error.has_error());
+    CHECK(error.error().message.find("\"g5000\"") != std::string::npos);
+  }
+  for (unsigned threads : {1u, 2u}) {
+    auto fallback =
+        plan_rank(bad, topology, 0, ShardingPolicy::ReplicateUnsupported, threads).value();
+    CHECK(fallback.fell_back_groups == std::vector<std::uint32_t>{5000, 15001});
+  }
+}
