@@ -48,7 +48,11 @@ Result<std::optional<std::uint64_t>> member_bytes(const ParameterMemberSpec& mem
 
 }  // namespace
 
-ModelBuilder::ModelBuilder(ModelInfo info) : model_(std::make_unique<ModelDescription>()) {
+ModelBuilder::ModelBuilder(ModelInfo info)
+    : model_(std::make_unique<ModelDescription>()),
+      targets_([model = model_.get()](std::uint32_t flat) -> std::string_view {
+        return model->member(flat).target();
+      }) {
   if (info.experts == 0u) info.experts.reset();
   model_->info_ = std::move(info);
 }
@@ -97,8 +101,8 @@ Result<void> ModelBuilder::add_group(ParameterGroupSpec group) {
   model.groups_.push_back(std::move(group));
   const auto& stored = model.groups_.back().members();
   for (std::uint32_t i = 0; i < stored.size(); ++i) {
-    targets_.insert(stored[i].target());
     model.members_.push_back(MemberEntry{group_index, i, bytes[i]});
+    targets_.insert(static_cast<std::uint32_t>(model.members_.size() - 1));
     if (!bytes[i]) model.unknown_bytes_tensors_ += 1;
   }
   model.global_bytes_ = total;

@@ -6,10 +6,10 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_set>
 #include <vector>
 
 #include "core/result.hpp"
+#include "model/target_index.hpp"
 #include "plan/group.hpp"
 
 namespace eredu {
@@ -81,7 +81,7 @@ class ModelBuilder {
  private:
   explicit ModelBuilder(ModelInfo info);
   std::unique_ptr<ModelDescription> model_;
-  std::unordered_set<std::string_view> targets_;
+  TargetIndex targets_;
 };
 
 }  // namespace eredu

@@ -1,7 +1,8 @@
 #include "plan/group.hpp"
 
+#include <algorithm>
 #include <array>
-#include <set>
+#include <unordered_set>
 
 #include "core/checked.hpp"
 #include "core/text.hpp"
@@ -82,19 +83,28 @@ Result<ParameterGroupSpec> ParameterGroupSpec::build(std::string logical_name, P
                  "parallel parameter group {} must contain at least one tensor",
                  debug_quoted(logical_name));
   }
-  std::set<std::string_view> targets;
+  // Groups hold a handful of members: a linear scan beats a tree of views,
+  // and the first repeat in member order is the one the seed reports.
+  std::unordered_set<std::string_view> large_group_targets;
+  const bool large = members.size() > 32;
   bool has_partitioned_member = false;
-  for (const ParameterMemberSpec& member : members) {
-    if (is_blank(member.target())) {
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    const std::string& target = members[i].target();
+    if (is_blank(target)) {
       return failf(Status::InvalidGroup,
                    "parallel parameter group {} contains an empty tensor target",
                    debug_quoted(logical_name));
     }
-    if (!targets.insert(member.target()).second) {
+    const bool repeated =
+        large ? !large_group_targets.insert(target).second
+              : std::any_of(
+                    members.begin(), members.begin() + static_cast<std::ptrdiff_t>(i),
+                    [&](const ParameterMemberSpec& earlier) { return earlier.target() == target; });
+    if (repeated) {
       return failf(Status::InvalidGroup, "parallel parameter group {} repeats tensor target {}",
-                   debug_quoted(logical_name), debug_quoted(member.target()));
+                   debug_quoted(logical_name), debug_quoted(target));
     }
-    has_partitioned_member |= member.sharding().is_partitioned();
+    has_partitioned_member |= members[i].sharding().is_partitioned();
   }
   if (has_partitioned_member != partition_units.has_value()) {
     return failf(Status::InvalidGroup,

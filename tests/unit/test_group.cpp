@@ -127,3 +127,15 @@ TEST_CASE("enum names round trip") {
   CHECK(role_name(ParameterRole::FeedForwardIntermediate) == "feed_forward_intermediate");
   CHECK(sharding_kind_name(ShardingKind::PartitionedSegments) == "partitioned_segments");
 }
+
+TEST_CASE("large groups report their first repeated target too") {
+  std::vector<ParameterMemberSpec> members;
+  for (int i = 0; i < 40; ++i) {
+    members.push_back(member("m" + std::to_string(i), {2}, MemberSharding::replicated()));
+  }
+  members.push_back(member("m7", {2}, MemberSharding::replicated()));
+  members.push_back(member("m3", {2}, MemberSharding::replicated()));
+  auto error = ParameterGroupSpec::create("wide", ParameterRole::Replicated, std::move(members));
+  CHECK(error.error().code == Status::InvalidGroup);
+  CHECK(error.error().message == "parallel parameter group \"wide\" repeats tensor target \"m7\"");
+}

@@ -67,3 +67,19 @@ TEST_CASE("element counts, bytes and totals are overflow-checked") {
   CHECK(model->global_bytes() == (1ull << 63));
   CHECK(model->unknown_bytes_tensors() == 1);
 }
+
+TEST_CASE("duplicate detection holds across many groups") {
+  auto builder = ModelBuilder::create({}).value();
+  for (int g = 0; g < 5000; ++g) {
+    REQUIRE(builder.add_group(single("g", "tensor." + std::to_string(g), {2})));
+  }
+  auto duplicate = builder.add_group(single("late", "tensor.4321", {2}));
+  CHECK(duplicate.error().message ==
+        "parallel placement target \"tensor.4321\" was registered more than once");
+  REQUIRE(builder.add_group(single("fresh", "tensor.5000", {2})));
+  auto model = std::move(builder).finish().value();
+  CHECK(model->tensor_count() == 5001);
+  CHECK(model->member(model->by_target()[0]).target() == "tensor.0");
+  CHECK(model->member(model->by_target()[1]).target() == "tensor.1");
+  CHECK(model->member(model->by_target()[2]).target() == "tensor.10");
+}
