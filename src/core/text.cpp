@@ -69,6 +69,24 @@ bool is_valid_utf8(std::string_view text) noexcept {
   return true;
 }
 
+std::string to_valid_utf8(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    char32_t c = 0;
+    std::size_t length = decode_utf8(text, pos, c);
+    if (length == 0) {
+      out += "\xEF\xBF\xBD";
+      pos += 1;
+    } else {
+      out.append(text.substr(pos, length));
+      pos += length;
+    }
+  }
+  return out;
+}
+
 std::string debug_quoted(std::string_view text) {
   std::string out;
   out.reserve(text.size() + 2);

@@ -16,4 +16,8 @@ std::string debug_quoted(std::string_view text);
 /// True when `text` is well-formed UTF-8.
 bool is_valid_utf8(std::string_view text) noexcept;
 
+/// `text` with every ill-formed byte replaced by U+FFFD, so output that
+/// echoes outside bytes (paths, third-party messages) stays valid UTF-8.
+std::string to_valid_utf8(std::string_view text);
+
 }  // namespace eredu

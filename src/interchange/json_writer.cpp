@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "core/text.hpp"
+
 namespace eredu {
 
 // No container stack is needed: after any value the enclosing container is
@@ -79,6 +81,13 @@ JsonWriter& JsonWriter::uint_or_null(std::optional<std::uint64_t> value) {
 }
 
 void JsonWriter::append_escaped(std::string_view text) {
+  // Output is always valid JSON: ill-formed UTF-8 (a folder name, a message
+  // from another library) is written with U+FFFD in place of the bad bytes.
+  if (!is_valid_utf8(text)) {
+    const std::string valid = to_valid_utf8(text);
+    append_escaped(valid);
+    return;
+  }
   out_ += '"';
   std::size_t run = 0;  // start of the pending unescaped run, copied in one go
   for (std::size_t i = 0; i < text.size(); ++i) {

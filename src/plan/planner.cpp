@@ -11,9 +11,9 @@ namespace eredu {
 namespace {
 
 // Whether this rank's pipeline stage and expert rank own a group's scope
-// (interchange §1). Ranges come from the preflight report.
+// (interchange §1), from the rank's owned layer and expert ranges.
 bool owns_scope(const GroupScope& scope, const ParallelRankTopology& rank,
-                const TopologyPreflightReport& report) {
+                const LocalRanges& ranges) {
   switch (scope.kind) {
     case GroupScope::Kind::All:
       return true;
@@ -26,15 +26,13 @@ bool owns_scope(const GroupScope& scope, const ParallelRankTopology& rank,
     case GroupScope::Kind::Indexed:
       break;
   }
-  if (scope.layer && rank.pipeline_parallel_size() > 1 &&
-      !report.local_layer_range->contains(*scope.layer)) {
+  if (scope.layer && rank.pipeline_parallel_size() > 1 && !ranges.layers->contains(*scope.layer)) {
     return false;
   }
   if (scope.layer && rank.pipeline_parallel_size() == 1 && rank.pipeline_parallel_rank() != 0) {
     return false;
   }
-  if (scope.expert && rank.expert_parallel_size() > 1 &&
-      !report.local_expert_range->contains(*scope.expert)) {
+  if (scope.expert && rank.expert_parallel_size() > 1 && !ranges.experts->contains(*scope.expert)) {
     return false;
   }
   return true;
@@ -43,9 +41,8 @@ bool owns_scope(const GroupScope& scope, const ParallelRankTopology& rank,
 class RankPlanner {
  public:
   RankPlanner(const ModelDescription& model, const ParallelRankTopology& rank,
-              const TopologyPreflightReport& report, ShardingPolicy policy,
-              LocalModelLayout& layout)
-      : model_(model), rank_(rank), report_(report), policy_(policy), layout_(layout) {}
+              const LocalRanges& ranges, ShardingPolicy policy, LocalModelLayout& layout)
+      : model_(model), rank_(rank), ranges_(ranges), policy_(policy), layout_(layout) {}
 
   /// Plans groups [begin, end), whose first member has flat index
   /// `first_flat`, stopping at the first error.
@@ -107,16 +104,17 @@ class RankPlanner {
     for (std::size_t i = 0; i < members.size(); ++i) {
       auto valid = validate_placement(resolved_[i].placement, members[i].global_shape(), bounds);
       if (!valid) {
+        std::string text =
+            fmt::format("placement for tensor {}: {}", members[i].target(), valid.error().message);
         if (policy_ == ShardingPolicy::Require) {
           return failf(Status::InvalidTensor, "logical parameter {}: {}",
-                       debug_quoted(group.logical_name()), valid.error().message);
+                       debug_quoted(group.logical_name()), text);
         }
-        return failf(Status::InvalidTensor, "placement for tensor {}: {}", members[i].target(),
-                     valid.error().message);
+        return fail(Status::InvalidTensor, std::move(text));
       }
     }
 
-    const bool owned = owns_scope(group.scope(), rank_, report_);
+    const bool owned = owns_scope(group.scope(), rank_, ranges_);
     for (std::size_t i = 0; i < members.size(); ++i) {
       const std::uint32_t flat = first_flat + static_cast<std::uint32_t>(i);
       LocalTensorLayout& entry = layout_.tensors[model_.position_of()[flat]];
@@ -147,7 +145,7 @@ class RankPlanner {
  private:
   const ModelDescription& model_;
   const ParallelRankTopology& rank_;
-  const TopologyPreflightReport& report_;
+  const LocalRanges& ranges_;
   ShardingPolicy policy_;
   LocalModelLayout& layout_;  // planners of one layout write disjoint tensors
   std::vector<ResolvedMember> resolved_;
@@ -195,7 +193,7 @@ Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>
                                    const ParallelTopology& topology, std::uint64_t rank,
                                    ShardingPolicy policy, unsigned threads) {
   EREDU_TRY(rank_topology, ParallelRankTopology::create(topology, rank));
-  EREDU_TRY(report, rank_topology.preflight(model->info().layers, model->info().experts));
+  EREDU_TRY(ranges, rank_topology.local_ranges(model->info().layers, model->info().experts));
 
   LocalModelLayout layout;
   layout.model = model;
@@ -211,7 +209,7 @@ Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>
       model->tensor_count() >= kParallelTensors ? std::max(1u, std::min(threads, 2u)) : 1u;
   const std::vector<GroupSpan> spans = split_groups(*model, parts);
   std::vector<RankPlanner> planners(spans.size(),
-                                    RankPlanner(*model, rank_topology, report, policy, layout));
+                                    RankPlanner(*model, rank_topology, ranges, policy, layout));
   std::vector<Result<void>> results(spans.size(), Result<void>(outcome::success()));
   {
     std::vector<std::jthread> workers;

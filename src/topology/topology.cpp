@@ -207,25 +207,35 @@ Result<bool> ParallelRankTopology::owns_expert(std::uint64_t experts, std::uint6
   return range.contains(expert);
 }
 
-Result<TopologyPreflightReport> ParallelRankTopology::preflight(
+Result<LocalRanges> ParallelRankTopology::local_ranges(
     std::optional<std::uint64_t> decoder_layers,
     std::optional<std::uint64_t> routed_experts) const {
-  TopologyPreflightReport report;
-  report.topology = topology_;
+  LocalRanges ranges;
   if (decoder_layers) {
     EREDU_TRY(range, layer_range(*decoder_layers));
-    report.local_layer_range = range;
+    ranges.layers = range;
   } else if (topology_.pipeline() > 1) {
     return fail(Status::MissingLayerCount,
                 "pipeline topology preflight requires the decoder-layer count");
   }
   if (routed_experts) {
     EREDU_TRY(range, expert_range(*routed_experts));
-    report.local_expert_range = range;
+    ranges.experts = range;
   } else if (topology_.expert() > 1) {
     return fail(Status::MissingExpertCount,
                 "expert topology preflight requires the routed-expert count");
   }
+  return ranges;
+}
+
+Result<TopologyPreflightReport> ParallelRankTopology::preflight(
+    std::optional<std::uint64_t> decoder_layers,
+    std::optional<std::uint64_t> routed_experts) const {
+  EREDU_TRY(ranges, local_ranges(decoder_layers, routed_experts));
+  TopologyPreflightReport report;
+  report.topology = topology_;
+  report.local_layer_range = ranges.layers;
+  report.local_expert_range = ranges.experts;
   EREDU_TRY(tensor_group, subgroup(ParallelAxis::Tensor));
   EREDU_TRY(pipeline_group, subgroup(ParallelAxis::Pipeline));
   EREDU_TRY(expert_group, subgroup(ParallelAxis::Expert));

@@ -73,6 +73,12 @@ struct SubgroupMembership {
 
 struct TopologyPreflightReport;
 
+/// The layers and routed experts one rank owns (the first half of preflight).
+struct LocalRanges {
+  std::optional<IndexRange> layers;
+  std::optional<IndexRange> experts;
+};
+
 /// One global rank of a validated topology and everything derived from it.
 class ParallelRankTopology {
  public:
@@ -115,8 +121,15 @@ class ParallelRankTopology {
   Result<bool> owns_layer(std::uint64_t layers, std::uint64_t layer) const;
   Result<bool> owns_expert(std::uint64_t experts, std::uint64_t expert) const;
 
-  /// Errors in order: layer range / MissingLayerCount, expert range /
-  /// MissingExpertCount, subgroup errors.
+  /// The owned layer and expert ranges, without the subgroups: costs O(1)
+  /// whatever the axis sizes. Errors in order: layer range /
+  /// MissingLayerCount (no count with pipeline > 1), expert range /
+  /// MissingExpertCount (no count with expert > 1).
+  Result<LocalRanges> local_ranges(std::optional<std::uint64_t> decoder_layers,
+                                   std::optional<std::uint64_t> routed_experts) const;
+
+  /// local_ranges, then every subgroup (each allocates its axis's size).
+  /// Errors: local_ranges', then subgroup errors.
   Result<TopologyPreflightReport> preflight(std::optional<std::uint64_t> decoder_layers,
                                             std::optional<std::uint64_t> routed_experts) const;
 

@@ -230,8 +230,8 @@ TEST_CASE("placement validation still runs under the permissive policy") {
   auto strict = plan(model, 0, 2);
   CHECK(strict.error().code == Status::InvalidTensor);
   CHECK(strict.error().message ==
-        "logical parameter \"zero\": tensor dimension 0 on axis 0 is not nonzero and divisible "
-        "by 2");
+        "logical parameter \"zero\": placement for tensor z: tensor dimension 0 on axis 0 is not "
+        "nonzero and divisible by 2");
   auto permissive = plan(model, 0, 2, ShardingPolicy::ReplicateUnsupported);
   CHECK(permissive.error().code == Status::InvalidTensor);
   CHECK(permissive.error().message ==
@@ -361,4 +361,23 @@ TEST_CASE("two planning threads give the single-thread layout and the first erro
         plan_rank(bad, topology, 0, ShardingPolicy::ReplicateUnsupported, threads).value();
     CHECK(fallback.fell_back_groups == std::vector<std::uint32_t>{5000, 15001});
   }
+}
+
+TEST_CASE("huge axis sizes cost nothing: planning never enumerates an axis") {
+  auto model = model_of(
+      {partitioned("attn", 8, {member("w", {8, 4}, MemberSharding::partitioned(0), Dtype::F32)}),
+       group("norm", ParameterRole::Replicated,
+             {member("n", {4}, MemberSharding::replicated(), Dtype::F32)})});
+  auto tensor = plan_rank(model, ParallelTopology::create(UINT64_MAX, 1, 1, 1).value(), 0,
+                          ShardingPolicy::Require);
+  CHECK(tensor.error().code == Status::InvalidTensor);
+  CHECK(tensor.error().message ==
+        "logical parameter \"attn\": cannot divide 8 items among 18446744073709551615 non-empty "
+        "partitions");
+  auto data = plan_rank(model, ParallelTopology::create(2, 1, 1, UINT64_MAX / 2).value(), 5,
+                        ShardingPolicy::Require)
+                  .value();
+  CHECK(data.coordinates == ParallelCoordinates{1, 0, 0, 2});
+  CHECK(at(data, "w").placement == TensorPlacement::range(0, 4, 8));
+  CHECK(data.totals.local_bytes == 64 + 16);
 }

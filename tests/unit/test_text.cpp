@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include "core/text.hpp"
+#include "interchange/json_writer.hpp"
 
 using namespace eredu;
 
@@ -26,4 +27,17 @@ TEST_CASE("UTF-8 validation rejects overlongs, surrogates and truncation") {
   CHECK_FALSE(is_valid_utf8("\xc0\xaf"));
   CHECK_FALSE(is_valid_utf8("\xed\xa0\x80"));
   CHECK_FALSE(is_valid_utf8("\xe4\xb8"));
+}
+
+TEST_CASE("lossy UTF-8 replaces each ill-formed byte with U+FFFD") {
+  CHECK(to_valid_utf8("ok \u00e9") == "ok \u00e9");
+  CHECK(to_valid_utf8("q\xff") == "q\xef\xbf\xbd");
+  CHECK(to_valid_utf8("\xe4\xb8") == "\xef\xbf\xbd\xef\xbf\xbd");
+  CHECK(is_valid_utf8(to_valid_utf8("\xc0\xaf\xed\xa0\x80")));
+}
+
+TEST_CASE("JSON output stays valid UTF-8 whatever bytes it is given") {
+  std::string out;
+  JsonWriter(out).begin_object().key("name").string("q\xff").end_object();
+  CHECK(out == "{\"name\":\"q\xef\xbf\xbd\"}");
 }
