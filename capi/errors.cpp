@@ -1,8 +1,10 @@
 // Status names, error objects, versions and caller buffers.
 #include <fmt/format.h>
 
+#include <cstddef>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <string>
 
@@ -59,6 +61,24 @@ Result<void> require_array(const void* pointer, std::size_t count, const Argumen
   if (pointer == nullptr && count != 0) {
     return failf(Status::NullArgument, "argument {} is NULL but its count is {}", name.text(),
                  count);
+  }
+  return outcome::success();
+}
+
+Result<void> count_argument(std::size_t count, std::size_t element_size, std::size_t copy_size,
+                            const ArgumentName& name) {
+  constexpr auto kMaxArrayBytes =
+      static_cast<std::size_t>(std::numeric_limits<std::ptrdiff_t>::max());
+  if (element_size != 0 && count > kMaxArrayBytes / element_size) {
+    return failf(Status::InvalidArgument,
+                 "{} is too large: {} elements of {} bytes are more than any array can hold",
+                 name.text(), count, element_size);
+  }
+  if (copy_size != 0 && count > kMaxCopyBytes / copy_size) {
+    return failf(Status::OutOfMemory,
+                 "{} is too large: copying {} elements of {} bytes needs more than the {} bytes "
+                 "eredu allocates at once",
+                 name.text(), count, copy_size, kMaxCopyBytes);
   }
   return outcome::success();
 }

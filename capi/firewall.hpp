@@ -98,6 +98,19 @@ Result<std::string_view> text_argument(const char* text, const ArgumentName& nam
 /// An input array: NULL is fine when the count is 0.
 Result<void> require_array(const void* pointer, std::size_t count, const ArgumentName& name);
 
+/// The most bytes eredu allocates at once to copy a caller array: 1 TiB,
+/// AddressSanitizer's own limit for one allocation and far beyond any real
+/// model description.
+inline constexpr std::uint64_t kMaxCopyBytes = std::uint64_t{1} << 40;
+
+/// A caller count of array elements of `element_size` bytes, copied into
+/// elements of `copy_size` bytes; checked before anything is allocated or
+/// read. InvalidArgument ("{name} is too large") when count × element_size
+/// bytes overflow or exceed PTRDIFF_MAX, so no such array can exist;
+/// OutOfMemory when the copy would need more than kMaxCopyBytes.
+Result<void> count_argument(std::size_t count, std::size_t element_size, std::size_t copy_size,
+                            const ArgumentName& name);
+
 /// A `has_x` flag: exactly 0 or 1.
 Result<bool> flag_argument(std::uint8_t flag, const ArgumentName& name);
 

@@ -1,5 +1,4 @@
 // eredu_group_*: seed 000 ParameterGroupSpec built from C descriptors.
-#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -87,6 +86,11 @@ Result<ParameterMemberSpec> member_argument(const eredu_member_desc* const* memb
   EREDU_TRY(sized_argument(desc, field("")));
   EREDU_TRY(target, text_argument(desc->target, field("->target")));
   EREDU_TRY(require_array(desc->shape, desc->ndim, field("->shape")));
+  if (desc->ndim > EREDU_MAX_NDIM) {
+    return failf(Status::InvalidArgument,
+                 "{} is too large: {} axes, more than the {} eredu accepts", field("->ndim").text(),
+                 desc->ndim, EREDU_MAX_NDIM);
+  }
   EREDU_TRY(has_dtype, flag_argument(desc->has_dtype, field("->has_dtype")));
   std::optional<Dtype> dtype;
   if (has_dtype) {
@@ -106,9 +110,9 @@ Result<ParameterMemberSpec> member_argument(const eredu_member_desc* const* memb
     return failf(Status::InvalidArgument, "{} is {}, but only segment shardings take segments",
                  field("->segment_count").text(), desc->segment_count);
   }
-  if (desc->segment_count > std::numeric_limits<std::size_t>::max() / 2) {
-    return failf(Status::InvalidArgument, "{} is too large", field("->segment_count").text());
-  }
+  // Checked before reserving: a count no array can hold is not INTERNAL.
+  EREDU_TRY(count_argument(desc->segment_count, 2 * sizeof(std::uint64_t), sizeof(IndexRange),
+                           field("->segment_count")));
   std::vector<IndexRange> segments;
   segments.reserve(desc->segment_count);
   for (std::size_t i = 0; i < desc->segment_count; ++i) {
@@ -122,6 +126,8 @@ Result<ParameterMemberSpec> member_argument(const eredu_member_desc* const* memb
 Result<std::vector<ParameterMemberSpec>> members_argument(const eredu_member_desc* const* members,
                                                           std::size_t count) {
   EREDU_TRY(require_array(members, count, "members"));
+  EREDU_TRY(count_argument(count, sizeof(const eredu_member_desc*), sizeof(ParameterMemberSpec),
+                           "member_count"));
   std::vector<ParameterMemberSpec> specs;
   specs.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {

@@ -1,4 +1,5 @@
 // eredu_model_*: a model description from group handles or eredu.groups.v1.
+#include <cstddef>
 #include <memory>
 #include <string>
 #include <utility>
@@ -9,6 +10,10 @@
 
 namespace eredu::capi {
 namespace {
+
+// simdjson's SIMDJSON_MAXSIZE_BYTES: its parser takes no longer document, so
+// a longer `length` is refused before the document is copied.
+constexpr std::size_t kMaxJsonBytes = 0xFFFFFFFF;
 
 Result<ModelInfo> info_argument(const eredu_model_info* info) {
   ModelInfo model_info;
@@ -60,6 +65,7 @@ eredu_status eredu_model_new(const eredu_model_info* info, const eredu_group* co
       [&]() -> Result<void> {
         EREDU_TRY(model_info, info_argument(info));
         EREDU_TRY(require_array(groups, group_count, "groups"));
+        EREDU_TRY(count_argument(group_count, sizeof(const eredu_group*), 0, "group_count"));
         for (std::size_t i = 0; i < group_count; ++i) {
           EREDU_TRY(require(groups[i], ArgumentName("groups", i)));
         }
@@ -81,6 +87,12 @@ eredu_status eredu_model_from_json(const char* text, size_t length, eredu_model*
       error,
       [&]() -> Result<void> {
         EREDU_TRY(require_array(text, length, "text"));
+        if (length > kMaxJsonBytes) {
+          return failf(Status::InvalidArgument,
+                       "length is too large: {} bytes, more than the {} of a JSON document eredu "
+                       "parses",
+                       length, kMaxJsonBytes);
+        }
         EREDU_TRY(require(out, "out"));
         const std::string_view document =
             length == 0 ? std::string_view() : std::string_view(text, length);

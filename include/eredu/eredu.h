@@ -28,7 +28,10 @@
  *   UTF-8 (invalid UTF-8 is EREDU_E_INVALID_ARGUMENT). Out-parameters come
  *   after the inputs; on failure every out-parameter is set to NULL/0.
  * - Sizes: dimensions, ranks and bytes are uint64_t, counts of things in
- *   memory size_t; all arithmetic on them is overflow-checked.
+ *   memory size_t; all arithmetic on them is overflow-checked. A count of
+ *   array elements whose bytes could not be an array (above PTRDIFF_MAX) is
+ *   EREDU_E_INVALID_ARGUMENT, one whose copy would need more than 1 TiB is
+ *   EREDU_E_OUT_OF_MEMORY; both are checked before allocating or reading.
  * - Optional values are explicit: `uint8_t has_x` beside `x` in structs, a
  *   `bool *present` out-parameter in getters.
  * - Transparent structs start with `uint32_t struct_size`; fill them with

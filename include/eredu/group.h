@@ -75,6 +75,9 @@
 /** The stage owning `layer` and/or the expert rank owning `expert`. */
 #define EREDU_SCOPE_INDEXED 4
 
+/** The most axes a member's shape may have (eredu_member_desc.ndim). */
+#define EREDU_MAX_NDIM 1024
+
 /**
  * One physical checkpoint tensor of a group (seed ParameterMemberSpec with
  * its MemberSharding, plus an optional dtype for byte accounting).
@@ -88,7 +91,8 @@ struct eredu_member_desc {
   /** Global shape in elements per axis, outermost first; `ndim` values.
    * May be NULL when ndim is 0 (a scalar). */
   const uint64_t *shape;
-  /** Number of axes. */
+  /** Number of axes, at most EREDU_MAX_NDIM (1024); more is
+   * EREDU_E_INVALID_ARGUMENT, checked before `shape` is read. */
   size_t ndim;
   /** 1 when `dtype` is set, 0 when the member has no dtype (its bytes are
    * then unknown). Any other value is EREDU_E_INVALID_ARGUMENT. */
@@ -105,7 +109,10 @@ struct eredu_member_desc {
    * (2 * segment_count values). May be NULL when segment_count is 0; must be
    * empty for the other kinds. */
   const uint64_t *segments;
-  /** Number of segments (pairs, not values). */
+  /** Number of segments (pairs, not values). A count whose
+   * 16 * segment_count bytes overflow or exceed PTRDIFF_MAX is
+   * EREDU_E_INVALID_ARGUMENT; one whose copy needs more than 1 TiB is
+   * EREDU_E_OUT_OF_MEMORY; both are checked before anything is read. */
   size_t segment_count;
 };
 
@@ -179,7 +186,8 @@ EREDU_API eredu_status eredu_group_scope_init(eredu_group_scope *scope, eredu_er
  * @param members           `member_count` pointers to descriptors, in the
  *                          group's member order; may be NULL when
  *                          member_count is 0 (which is then an INVALID_GROUP).
- * @param member_count      number of members.
+ * @param member_count      number of members; more than PTRDIFF_MAX bytes
+ *                          of pointers is EREDU_E_INVALID_ARGUMENT.
  * @param out               receives the new group (owned; free it with
  *                          eredu_group_free), NULL on failure.
  * @param error             optional error slot.
@@ -188,11 +196,14 @@ EREDU_API eredu_status eredu_group_scope_init(eredu_group_scope *scope, eredu_er
  *   member_count, a NULL element, a NULL target, a NULL shape with ndim > 0,
  *   NULL segments with segment_count > 0);
  *   EREDU_E_INVALID_ARGUMENT (unknown role, sharding, dtype or scope kind, a
- *   flag other than 0/1, wrong struct_size, invalid UTF-8, a nonzero axis for
- *   REPLICATED, segments on a kind without segments, layer/expert on a
- *   non-INDEXED scope, an INDEXED scope with neither);
+ *   flag other than 0/1, wrong struct_size, invalid UTF-8, an ndim above
+ *   EREDU_MAX_NDIM, a member_count or segment_count too large for any array
+ *   in memory, a nonzero axis for REPLICATED, segments on a kind without
+ *   segments, layer/expert on a non-INDEXED scope, an INDEXED scope with
+ *   neither);
  *   EREDU_E_INVALID_GROUP (the seed rules above);
- *   EREDU_E_OUT_OF_MEMORY.
+ *   EREDU_E_OUT_OF_MEMORY (also, before allocating, a member_count or
+ *   segment_count whose copy would need more than 1 TiB).
  * Thread-safe. Seed 000 ParameterGroupSpec, ParameterMemberSpec,
  * MemberSharding.
  */

@@ -58,7 +58,8 @@ EREDU_API eredu_status eredu_model_info_init(eredu_model_info *info, eredu_error
  * @param info        the model object, or NULL when absent.
  * @param groups      `group_count` group handles; may be NULL when
  *                    group_count is 0 (an empty model is valid).
- * @param group_count number of groups.
+ * @param group_count number of groups; more than PTRDIFF_MAX bytes of
+ *                    pointers is EREDU_E_INVALID_ARGUMENT.
  * @param out         receives the new model (owned; free with
  *                    eredu_model_free), NULL on failure.
  * @param error       optional error slot.
@@ -80,13 +81,16 @@ EREDU_API eredu_status eredu_model_new(const eredu_model_info *info,
  * @param text   the document, UTF-8, `length` bytes (no terminator needed;
  *               an embedded NUL is a parse error). May be NULL when length
  *               is 0 (then EREDU_E_PARSE).
- * @param length size of `text` in bytes.
+ * @param length size of `text` in bytes, at most 4294967295 (the most the
+ *               JSON parser takes); more is EREDU_E_INVALID_ARGUMENT, checked
+ *               before the document is read or copied.
  * @param out    receives the new model (owned; free with eredu_model_free),
  *               NULL on failure.
  * @param error  optional error slot; the message gives the JSON pointer of
  *               a structural error.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (out, NULL text with a nonzero
- *         length); EREDU_E_PARSE (syntax, UTF-8, duplicate or unknown keys,
+ *         length); EREDU_E_INVALID_ARGUMENT (length above 4294967295);
+ *         EREDU_E_PARSE (syntax, UTF-8, duplicate or unknown keys,
  *         wrong types, unknown enum words, bad integers, layers 0);
  *         EREDU_E_UNSUPPORTED_VERSION (eredu.groups.v<N> other than v1);
  *         EREDU_E_INVALID_GROUP; EREDU_E_INVALID_FORMAT;

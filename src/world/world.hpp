@@ -37,15 +37,21 @@ struct WorldPlan {
 /// from any worker thread.
 using WorldProgress = std::function<void(std::uint64_t planned, std::uint64_t ranks)>;
 
-/// The most ranks plan_world accepts; a summary per rank must fit in memory.
+/// The most ranks plan_world accepts: 2^20 = 1,048,576 (a world of exactly
+/// this many is accepted). A summary per rank must fit in memory: about 104
+/// bytes each plus the fell-back group indices, ~110 MB at the cap, and the
+/// `eredu.world.v1` JSON of a rank is ~200 bytes, ~210 MB at the cap.
 inline constexpr std::uint64_t kMaxWorldRanks = std::uint64_t{1} << 20;
 
 /// Plans every rank of `topology` and verifies coverage (interchange §3).
 /// Works one tensor-parallel group at a time on up to `threads` threads (0:
 /// the hardware's), so at most `threads` × T layouts live at once; calls
-/// `progress` (when set) after each planned rank. Errors:
-/// the lowest failing rank's plan_rank error; InvalidArgument when the world
-/// has more than kMaxWorldRanks ranks; OutOfMemory.
+/// `progress` (when set) after each planned rank. Costs O(ranks × tensors)
+/// time, plus sorting the coverage problems' ranks: each rank is planned once
+/// on one thread (plan_rank is O(tensors), whatever the axis sizes), a
+/// group's ranks come from its coordinates, and each group is checked once.
+/// Errors: the lowest failing rank's plan_rank error; InvalidArgument when the
+/// world has more than kMaxWorldRanks ranks; OutOfMemory.
 Result<WorldPlan> plan_world(const std::shared_ptr<const ModelDescription>& model,
                              const ParallelTopology& topology, ShardingPolicy policy,
                              unsigned threads = 0, const WorldProgress& progress = {});

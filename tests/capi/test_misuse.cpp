@@ -4,9 +4,11 @@
 #include <doctest/doctest.h>
 #include <eredu/eredu.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include "capi_support.hpp"
 
@@ -327,6 +329,136 @@ TEST_SUITE("capi.misuse") {
       CHECK(group_with(good, &scope) == EREDU_E_INVALID_ARGUMENT);
       scope.has_expert = 1;
       CHECK(group_with(good, &scope) == EREDU_OK);
+    }
+  }
+
+  TEST_CASE("counts too large for memory are argument errors, never INTERNAL") {
+    const std::uint64_t shape[] = {8, 8};
+    const eredu_member_desc good = equal_member("w", shape, 2);
+    // Bytes that no array can hold (more than PTRDIFF_MAX), and the first
+    // count whose copy would need more than the 1 TiB eredu allocates at once.
+    constexpr std::size_t kNoArray = static_cast<std::size_t>(PTRDIFF_MAX) / 16 + 1;
+    constexpr std::size_t kTooBigToCopy = (std::size_t{1} << 40) / 16 + 1;
+
+    SUBCASE("ndim") {
+      for (std::size_t ndim : {SIZE_MAX, SIZE_MAX / 2, SIZE_MAX / 4, SIZE_MAX / 8 + 1,
+                               std::size_t{1} << 32, std::size_t{EREDU_MAX_NDIM} + 1}) {
+        CAPTURE(ndim);
+        eredu_member_desc desc = good;
+        desc.ndim = ndim;  // the shape pointer is not NULL and is never read
+        CHECK(group_with(desc) == EREDU_E_INVALID_ARGUMENT);
+        const eredu_member_desc* members[] = {&desc};
+        eredu_group* group = garbage<eredu_group>();
+        ErrorSlot error;
+        CHECK(eredu_group_new("g", EREDU_ROLE_COLUMN_PROJECTION, 0, 0, nullptr, members, 1, &group,
+                              error.slot()) == EREDU_E_INVALID_ARGUMENT);
+        CHECK(group == nullptr);
+        CHECK(error.message() == "members[0]->ndim is too large: " + std::to_string(ndim) +
+                                     " axes, more than the 1024 eredu accepts");
+      }
+      // A NULL shape is reported first.
+      eredu_member_desc desc = good;
+      desc.shape = nullptr;
+      desc.ndim = SIZE_MAX;
+      CHECK(group_with(desc) == EREDU_E_NULL_ARGUMENT);
+      // EREDU_MAX_NDIM axes are fine.
+      const std::vector<std::uint64_t> ones(EREDU_MAX_NDIM, 1);
+      desc = equal_member("w", ones.data(), ones.size());
+      desc.sharding = EREDU_SHARDING_REPLICATED;
+      CHECK(group_with(desc) == EREDU_OK);
+    }
+
+    SUBCASE("segment_count") {
+      const std::uint64_t segments[] = {0, 4, 4, 8};
+      eredu_member_desc desc = good;
+      desc.sharding = EREDU_SHARDING_SEGMENTED;
+      desc.segments = segments;
+      for (std::size_t count : {SIZE_MAX, SIZE_MAX / 2, SIZE_MAX / 4, SIZE_MAX / 16, kNoArray}) {
+        CAPTURE(count);
+        desc.segment_count = count;
+        CHECK(group_with(desc) == EREDU_E_INVALID_ARGUMENT);
+        const eredu_member_desc* members[] = {&desc};
+        eredu_group* group = garbage<eredu_group>();
+        ErrorSlot error;
+        CHECK(eredu_group_new("g", EREDU_ROLE_SEGMENTED, 0, 0, nullptr, members, 1, &group,
+                              error.slot()) == EREDU_E_INVALID_ARGUMENT);
+        CHECK(group == nullptr);
+        CHECK(error.message().starts_with("members[0]->segment_count is too large: "));
+      }
+      for (std::size_t count : {kNoArray - 1, kTooBigToCopy}) {
+        CAPTURE(count);
+        desc.segment_count = count;
+        CHECK(group_with(desc) == EREDU_E_OUT_OF_MEMORY);
+      }
+      desc.segment_count = 2;
+      CHECK(group_with(desc) == EREDU_OK);
+      // A NULL array with a huge count is reported as NULL first.
+      desc.segments = nullptr;
+      desc.segment_count = SIZE_MAX;
+      CHECK(group_with(desc) == EREDU_E_NULL_ARGUMENT);
+    }
+
+    SUBCASE("member_count") {
+      const eredu_member_desc* members[] = {&good};
+      for (std::size_t count : {SIZE_MAX, SIZE_MAX / 2, SIZE_MAX / 4, SIZE_MAX / 8,
+                                static_cast<std::size_t>(PTRDIFF_MAX) / 8 + 1}) {
+        CAPTURE(count);
+        eredu_group* group = garbage<eredu_group>();
+        ErrorSlot error;
+        CHECK(eredu_group_new("g", EREDU_ROLE_COLUMN_PROJECTION, 0, 0, nullptr, members, count,
+                              &group, error.slot()) == EREDU_E_INVALID_ARGUMENT);
+        CHECK(group == nullptr);
+        CHECK(error.message().starts_with("member_count is too large: "));
+      }
+      // Too many to copy: refused before allocating or reading members[1].
+      for (std::size_t count : {static_cast<std::size_t>(PTRDIFF_MAX) / 8, kTooBigToCopy}) {
+        CAPTURE(count);
+        eredu_group* group = garbage<eredu_group>();
+        ErrorSlot error;
+        CHECK(eredu_group_new("g", EREDU_ROLE_COLUMN_PROJECTION, 0, 0, nullptr, members, count,
+                              &group, error.slot()) == EREDU_E_OUT_OF_MEMORY);
+        CHECK(group == nullptr);
+        CHECK(error.code() == EREDU_E_OUT_OF_MEMORY);
+      }
+    }
+
+    SUBCASE("group_count") {
+      const std::uint64_t one[] = {8};
+      const eredu_member_desc desc = equal_member("w", one, 1);
+      const eredu_member_desc* members[] = {&desc};
+      eredu_group* raw = nullptr;
+      REQUIRE(eredu_group_new("g", 0, 0, 0, nullptr, members, 1, &raw, nullptr) == EREDU_OK);
+      Group group(raw);
+      const eredu_group* groups[] = {group.get()};
+      for (std::size_t count :
+           {SIZE_MAX, SIZE_MAX / 4, SIZE_MAX / 8, static_cast<std::size_t>(PTRDIFF_MAX) / 8 + 1}) {
+        CAPTURE(count);
+        eredu_model* model = garbage<eredu_model>();
+        ErrorSlot error;
+        CHECK(eredu_model_new(nullptr, groups, count, &model, error.slot()) ==
+              EREDU_E_INVALID_ARGUMENT);
+        CHECK(model == nullptr);
+        CHECK(error.message().starts_with("group_count is too large: "));
+      }
+    }
+
+    SUBCASE("JSON length") {
+      const char text[] = "{}";
+      for (std::size_t length : {SIZE_MAX, SIZE_MAX / 2, std::size_t{1} << 32}) {
+        CAPTURE(length);
+        eredu_model* model = garbage<eredu_model>();
+        ErrorSlot error;
+        CHECK(eredu_model_from_json(text, length, &model, error.slot()) ==
+              EREDU_E_INVALID_ARGUMENT);
+        CHECK(model == nullptr);
+        CHECK(error.message() == "length is too large: " + std::to_string(length) +
+                                     " bytes, more than the 4294967295 of a JSON document eredu "
+                                     "parses");
+      }
+      eredu_model* model = garbage<eredu_model>();
+      CHECK(eredu_model_from_json(nullptr, SIZE_MAX, &model, nullptr) == EREDU_E_NULL_ARGUMENT);
+      CHECK(model == nullptr);
+      CHECK(eredu_model_from_json(text, 2, &model, nullptr) == EREDU_E_PARSE);
     }
   }
 

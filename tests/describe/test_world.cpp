@@ -131,5 +131,38 @@ TEST_CASE("a missing layer count fails planning with rank 0's error") {
   CHECK(world.error().code == Status::MissingLayerCount);
 }
 
+TEST_CASE("kMaxWorldRanks ranks of a one-tensor model plan in linear time; one more is refused") {
+  auto builder = ModelBuilder::create(ModelInfo{});
+  REQUIRE(builder.has_value());
+  auto group = ParameterGroupSpec::create(
+      "norm", ParameterRole::Replicated,
+      {ParameterMemberSpec("norm.weight", {8}, MemberSharding::replicated(), Dtype::F32)});
+  REQUIRE(builder.value().add_group(std::move(group).value()).has_value());
+  auto model = std::move(builder).value().finish();
+  REQUIRE(model.has_value());
+
+  // Planning each rank used to cost O(data-parallel size), so this world took
+  // hours; it now takes seconds (the suite's timeout catches a regression).
+  const std::uint64_t dp = kMaxWorldRanks / 4;
+  auto topology = ParallelTopology::create(4, 1, 1, dp).value();
+  auto world = plan_world(model.value(), topology, ShardingPolicy::Require, 2);
+  REQUIRE_MESSAGE(world.has_value(), world.error().message);
+  CHECK(world.value().coverage_ok());
+  REQUIRE(world.value().ranks.size() == kMaxWorldRanks);
+  const RankSummary& last = world.value().ranks.back();
+  CHECK(last.rank == kMaxWorldRanks - 1);
+  CHECK(last.coordinates.tensor == 3);
+  CHECK(last.coordinates.data == dp - 1);
+  CHECK(last.totals == world.value().ranks.front().totals);
+
+  auto too_big = ParallelTopology::create(1, 1, 1, kMaxWorldRanks + 1).value();
+  auto refused = plan_world(model.value(), too_big, ShardingPolicy::Require);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().code == Status::InvalidArgument);
+  CHECK(refused.error().message ==
+        "world size 1048577 is more than the 1048576 ranks eredu "
+        "plans at once");
+}
+
 }  // namespace
 }  // namespace eredu
