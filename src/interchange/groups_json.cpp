@@ -5,15 +5,32 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cerrno>
+#include <climits>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
 #include <deque>
 #include <filesystem>
 #include <iterator>
+#include <new>
 #include <optional>
 #include <system_error>
 #include <unordered_set>
 #include <utility>
 #include <vector>
+
+#ifdef __linux__
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "core/text.hpp"
 
@@ -159,20 +176,110 @@ bool is_json_number(std::string_view token) {
   return i == n;
 }
 
+// A JSON string's text, read straight from the input when it holds no
+// escape (`raw` points just past the opening quote). Escapes are left to
+// simdjson, whose string buffer then holds the only copy. UTF-8 and raw
+// control characters were checked for the whole input by stage 1; the
+// latter are checked again here, as the scan finds them anyway.
+struct RawString {
+  enum class Kind { Plain, Escaped, Control };
+  Kind kind = Kind::Plain;
+  std::string_view text;  // for Plain: the bytes between the quotes
+};
+
+// The first quote, backslash or control character from `p` on. Reads whole
+// blocks past it, which stay inside the input's padding: the closing quote
+// of a string is always inside the document (stage 1 checked that).
+const char* find_string_end(const char* p) {
+#if defined(__SSE2__)
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i control_max = _mm_set1_epi8(0x1f);
+  while (true) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i control = _mm_cmpeq_epi8(_mm_min_epu8(bytes, control_max), bytes);
+    const __m128i hits = _mm_or_si128(
+        _mm_or_si128(_mm_cmpeq_epi8(bytes, quote), _mm_cmpeq_epi8(bytes, backslash)), control);
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(hits));
+    if (mask != 0) return p + std::countr_zero(mask);
+    p += sizeof hits;
+  }
+#else
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr std::uint64_t kOnes = 0x0101010101010101u;
+    constexpr std::uint64_t kHigh = 0x8080808080808080u;
+    while (true) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, p, sizeof word);
+      const std::uint64_t quote = word ^ (kOnes * '"');
+      const std::uint64_t backslash = word ^ (kOnes * '\\');
+      // The high bit of the first byte that is zero (quote, backslash) or
+      // below 0x20 is set; later bytes may be flagged falsely.
+      const std::uint64_t hits = (((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) |
+                                  ((word - kOnes * 0x20) & ~word)) &
+                                 kHigh;
+      if (hits != 0) return p + std::countr_zero(hits) / 8;
+      p += sizeof word;
+    }
+  }
+  while (*p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20) ++p;
+  return p;
+#endif
+}
+
+RawString scan_raw_string(const char* raw) {
+  const char* end = find_string_end(raw);
+  if (*end == '"')
+    return RawString{RawString::Kind::Plain, {raw, static_cast<std::size_t>(end - raw)}};
+  if (*end == '\\') return RawString{RawString::Kind::Escaped, {}};
+  return RawString{RawString::Kind::Control, {}};
+}
+
 Result<od::json_type> type_of(od::value& value, const Path& path) {
   od::json_type type{};
   if (auto code = value.type().get(type)) return outcome::failure(syntax_error(path, code));
   return type;
 }
 
+// The text of the string `value` (known to be a string), consuming it. Views
+// point into the input or, for strings with escapes, the parser's buffer.
+Result<std::string_view> string_text(od::value& value, const Path& path) {
+  const RawString scanned = scan_raw_string(value.raw_json_token().data() + 1);
+  if (scanned.kind == RawString::Kind::Control) {
+    return outcome::failure(syntax_error(path, simdjson::UNESCAPED_CHARS));
+  }
+  if (scanned.kind == RawString::Kind::Plain) {
+    od::raw_json_string raw;  // consumes the value, as get_string() would
+    if (auto code = value.get_raw_json_string().get(raw)) {
+      return outcome::failure(syntax_error(path, code));
+    }
+    return scanned.text;
+  }
+  std::string_view text;
+  if (auto code = value.get_string().get(text)) return outcome::failure(syntax_error(path, code));
+  return text;
+}
+
+// The unescaped key of `field`, compared without unescaping when it has no
+// escape. Views live as long as string_text's.
+Result<std::string_view> key_text(od::field& field, const Path& path) {
+  const RawString scanned = scan_raw_string(field.key().raw());
+  if (scanned.kind == RawString::Kind::Plain) return scanned.text;
+  if (scanned.kind == RawString::Kind::Control) {
+    return outcome::failure(syntax_error(path, simdjson::UNESCAPED_CHARS));
+  }
+  std::string_view key;
+  if (auto code = field.unescaped_key().get(key)) {
+    return outcome::failure(syntax_error(path, code));
+  }
+  return key;
+}
+
 // Checks a scalar that On-Demand would otherwise skip unchecked.
 Result<void> validate_scalar(od::value& value, od::json_type type, const Path& path) {
   switch (type) {
     case od::json_type::string: {
-      std::string_view text;
-      if (auto code = value.get_string().get(text)) {
-        return outcome::failure(syntax_error(path, code));
-      }
+      EREDU_TRY(string_text(value, path));
       return outcome::success();
     }
     case od::json_type::number: {
@@ -269,10 +376,7 @@ Result<void> validate(od::value value, const Path& path) {
       if (auto code = (*top.field).get(field)) {
         return outcome::failure(syntax_error(top.path, code));
       }
-      std::string_view key;
-      if (auto code = field.unescaped_key().get(key)) {
-        return outcome::failure(syntax_error(top.path, code));
-      }
+      EREDU_TRY(key, key_text(field, top.path));
       const Path child = top.path.field(key);
       if (!top.keys.insert(key).second) {
         return outcome::failure(syntax_error(child, "duplicate key"));
@@ -321,10 +425,7 @@ Result<std::optional<std::string_view>> read_string(od::value value, const Path&
   EREDU_TRY(is_string,
             expect(value, od::json_type::string, "a string", path, error, rank, Null::Absent));
   if (!is_string) return std::optional<std::string_view>{};
-  std::string_view text;
-  if (auto code = value.get_string().get(text)) {
-    return outcome::failure(syntax_error(path, code));
-  }
+  EREDU_TRY(text, string_text(value, path));
   return std::optional<std::string_view>{text};
 }
 
@@ -365,24 +466,36 @@ Result<void> for_each_field(od::value value, const Path& path,
   od::object object;
   if (auto code = value.get_object().get(object)) return outcome::failure(syntax_error(path, code));
   std::uint32_t seen = 0;
-  std::unordered_set<std::string_view> unknown;  // allocates only for unknown keys
+  // Owned: the input under the root object is released while it is read.
+  std::unordered_set<std::string> unknown;  // allocates only for unknown keys
   for (auto result : object) {
     od::field field;
     if (auto code = std::move(result).get(field)) return outcome::failure(syntax_error(path, code));
-    std::string_view key;
-    if (auto code = field.unescaped_key().get(key)) {
-      return outcome::failure(syntax_error(path, code));
-    }
-    const Path child = path.field(key);
+    // A known name (no quote, backslash or control character in it) right
+    // before the closing quote is that key; anything else is read in full.
+    const char* raw = field.key().raw();
     std::size_t index = 0;
-    while (index < N && names[index] != key) ++index;
+    while (index < N && !(std::memcmp(raw, names[index].data(), names[index].size()) == 0 &&
+                          raw[names[index].size()] == '"')) {
+      ++index;
+    }
+    std::string_view key;
+    if (index == N) {
+      EREDU_TRY(text, key_text(field, path));
+      key = text;
+      index = 0;
+      while (index < N && names[index] != key) ++index;
+    }
     if (index < N) {
+      // The static name, not a view into the input (see release_consumed).
+      const Path child = path.field(names[index]);
       if ((seen & (1u << index)) != 0)
         return outcome::failure(syntax_error(child, "duplicate key"));
       seen |= 1u << index;
       EREDU_TRY(on_field(index, field.value(), child));
     } else {
-      if (!unknown.insert(key).second) {
+      const Path child = path.field(key);
+      if (!unknown.emplace(key).second) {
         return outcome::failure(syntax_error(child, "duplicate key"));
       }
       error.note(0, fmt::format("{}: unknown field", child.str()));
@@ -410,12 +523,92 @@ bool is_segment_kind(ShardingKind kind) {
   return kind == ShardingKind::PartitionedSegments || kind == ShardingKind::Segmented;
 }
 
+// The document followed by simdjson's padding. On Linux in pages of its own:
+// release_consumed hands them back while the document is read, and unmapping
+// them leaves malloc as it was (freeing a large malloc'ed block raises
+// glibc's mmap threshold and leaves the heap laid out differently for the
+// next load).
+class PaddedInput {
+ public:
+  PaddedInput() = default;
+  PaddedInput(const PaddedInput&) = delete;
+  PaddedInput& operator=(const PaddedInput&) = delete;
+  ~PaddedInput() { reset(); }
+
+  // False when out of memory. The padding reads as zeros.
+  bool allocate(std::size_t size) {
+    reset();
+    if (size > SIZE_MAX - simdjson::SIMDJSON_PADDING) return false;
+    const std::size_t capacity = size + simdjson::SIMDJSON_PADDING;
+#ifdef __linux__
+    void* pages =
+        mmap(nullptr, capacity, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (pages == MAP_FAILED) return false;
+    data_ = static_cast<char*>(pages);
+#else
+    data_ = new (std::nothrow) char[capacity];
+    if (data_ == nullptr) return false;
+    std::memset(data_ + size, 0, simdjson::SIMDJSON_PADDING);
+#endif
+    size_ = size;
+    return true;
+  }
+
+  void reset() {
+    if (data_ == nullptr) return;
+#ifdef __linux__
+    munmap(data_, size_ + simdjson::SIMDJSON_PADDING);
+#else
+    delete[] data_;
+#endif
+    data_ = nullptr;
+    size_ = 0;
+  }
+
+  char* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+ private:
+  char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+// Reads the file at `path` into `input` the way simdjson's
+// padded_string::load does, with its error codes; the reason of an IO_ERROR
+// is left in errno.
+simdjson::error_code read_file(const std::string& path, PaddedInput& input) {
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  if (file == nullptr) return simdjson::IO_ERROR;
+  if (std::fseek(file, 0, SEEK_END) < 0) {
+    std::fclose(file);
+    return simdjson::IO_ERROR;
+  }
+  const long length = std::ftell(file);
+  if (length < 0 || length == LONG_MAX) {
+    std::fclose(file);
+    return simdjson::IO_ERROR;
+  }
+  if (!input.allocate(static_cast<std::size_t>(length))) {
+    std::fclose(file);
+    return simdjson::MEMALLOC;
+  }
+  std::rewind(file);
+  const std::size_t read = std::fread(input.data(), 1, input.size(), file);
+  if (std::fclose(file) != 0 || read != input.size()) return simdjson::IO_ERROR;
+  return simdjson::SUCCESS;
+}
+
 // Streams the document once into the specs, keeping the first structure
 // error of the top level, of `model` and of `groups` apart so they can be
 // reported in the §1 order after the whole text proved to be valid JSON.
 class Loader {
  public:
-  Result<std::shared_ptr<const ModelDescription>> load(const simdjson::padded_string& text);
+  /// Reads `text` into the specs and reports steps 1 to 3; the parser and
+  /// every view into `text` are gone when it returns, so the caller can free
+  /// `text` before `build`.
+  Result<void> parse(const PaddedInput& text);
+  /// Step 4: builds the model from the specs.
+  Result<std::shared_ptr<const ModelDescription>> build() &&;
 
  private:
   Result<void> read_root(od::document& document);
@@ -428,7 +621,14 @@ class Loader {
   Result<GroupScope> read_scope(od::value value, const Path& path, FirstError& group_error);
   Result<void> check_schema() const;
 
-  std::optional<std::string_view> schema_;  // views point into the parser's buffers
+  void release_consumed(od::value& value);
+  Result<std::shared_ptr<const ModelDescription>> build_model();
+
+  std::optional<std::string> schema_;
+  // The part of the input not yet handed back by release_consumed.
+  std::uintptr_t unreleased_ = 0;
+  std::uintptr_t input_end_ = 0;
+  std::size_t input_size_ = 0;
   FirstError top_error_;
   FirstError model_error_;
   FirstError groups_error_;
@@ -442,11 +642,16 @@ class Loader {
   std::vector<IndexRange> segments_scratch_;
 };
 
-Result<std::shared_ptr<const ModelDescription>> Loader::load(const simdjson::padded_string& text) {
+Result<void> Loader::parse(const PaddedInput& text) {
   const Path root;
+  unreleased_ = reinterpret_cast<std::uintptr_t>(text.data());
+  input_end_ = unreleased_ + text.size();
+  input_size_ = text.size();
   od::parser parser;
   od::document document;
-  if (auto code = parser.iterate(text).get(document)) {
+  const simdjson::padded_string_view view(text.data(), text.size(),
+                                          text.size() + simdjson::SIMDJSON_PADDING);
+  if (auto code = parser.iterate(view).get(document)) {
     return outcome::failure(syntax_error(root, code));
   }
   EREDU_TRY(read_root(document));
@@ -454,6 +659,23 @@ Result<std::shared_ptr<const ModelDescription>> Loader::load(const simdjson::pad
   for (FirstError* error : {&top_error_, &model_error_, &groups_error_}) {
     if (*error) return fail(Status::Parse, *error->take());
   }
+  return outcome::success();
+}
+
+Result<std::shared_ptr<const ModelDescription>> Loader::build() && {
+  auto model = build_model();
+  std::vector<ParameterGroupSpec>().swap(groups_);
+#ifdef __GLIBC__
+  // glibc keeps freed heap resident, and freeing the parser's buffers has
+  // raised its mmap threshold, so that the builder's scratch would otherwise
+  // stay resident as holes in the heap next to the model.
+  constexpr std::size_t kTrimFrom = std::size_t{1} << 20;  // bytes of input
+  if (input_size_ >= kTrimFrom) malloc_trim(0);
+#endif
+  return model;
+}
+
+Result<std::shared_ptr<const ModelDescription>> Loader::build_model() {
   EREDU_TRY(builder, ModelBuilder::create(std::move(info_)));
   for (ParameterGroupSpec& group : groups_) {
     EREDU_TRY(builder.add_group(std::move(group)));
@@ -482,7 +704,7 @@ Result<void> Loader::read_root(od::document& document) {
                            // Step 2 judges the schema; here it only has to be read.
                            FirstError ignored;
                            EREDU_TRY(text, read_string(field, path, ignored, 0));
-                           schema_ = text;
+                           if (text) schema_.emplace(*text);
                            return outcome::success();
                          }
                          case 1:
@@ -553,8 +775,35 @@ Result<void> Loader::read_groups(od::value value, const Path& path) {
   if (!is_array) return outcome::success();
   groups_seen_ = true;
   return for_each_item(value, path, [&](od::value item, const Path& at) -> Result<void> {
-    return read_group(item, at);
+    EREDU_TRY(read_group(item, at));
+    release_consumed(item);
+    return outcome::success();
   });
+}
+
+// Hands the pages of the input that the parser has passed back to the
+// system, so that the input shrinks while the specs grow. On-Demand reads the
+// input forward only, and nothing kept refers to the passed part: specs and
+// messages own their text, the schema and the root's unknown keys are
+// copied, and paths name known fields by the static names.
+void Loader::release_consumed(od::value& value) {
+#ifdef __linux__
+  constexpr std::uintptr_t kStep = std::uintptr_t{1} << 20;  // bytes per madvise call
+  static const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const char* location = nullptr;
+  if (value.current_location().get(location) != simdjson::SUCCESS) return;
+  const auto at = reinterpret_cast<std::uintptr_t>(location);
+  if (at < unreleased_ || at > input_end_) return;
+  // Whole pages only, one page behind the parser's position.
+  const std::uintptr_t begin = (unreleased_ + page - 1) / page * page;
+  const std::uintptr_t end = at / page * page;
+  if (end < begin + page + kStep) return;
+  if (madvise(reinterpret_cast<void*>(begin), end - page - begin, MADV_DONTNEED) == 0) {
+    unreleased_ = end - page;
+  }
+#else
+  (void)value;
+#endif
 }
 
 Result<void> Loader::read_group(od::value value, const Path& path) {
@@ -844,30 +1093,39 @@ Result<GroupScope> Loader::read_scope(od::value value, const Path& path, FirstEr
 }  // namespace
 
 Result<std::shared_ptr<const ModelDescription>> load_groups_json(std::string_view text) {
-  const simdjson::padded_string padded(text.data(), text.size());
-  if (padded.data() == nullptr) {
-    return fail(Status::OutOfMemory, "out of memory while copying a JSON document");
+  Loader loader;
+  {  // the padded copy and the parser are freed before the model is built
+    PaddedInput padded;
+    if (!padded.allocate(text.size())) {
+      return fail(Status::OutOfMemory, "out of memory while copying a JSON document");
+    }
+    if (!text.empty()) std::memcpy(padded.data(), text.data(), text.size());
+    EREDU_TRY(loader.parse(padded));
   }
-  return Loader().load(padded);
+  return std::move(loader).build();
 }
 
 Result<std::shared_ptr<const ModelDescription>> load_groups_json_file(const std::string& path) {
-  errno = 0;
-  simdjson::padded_string padded;
-  if (auto code = simdjson::padded_string::load(path).get(padded)) {
-    if (code == simdjson::MEMALLOC) {
-      return failf(Status::OutOfMemory, "out of memory while reading {}", debug_quoted(path));
+  Loader loader;
+  {  // the file's contents are freed before the model is built
+    errno = 0;
+    PaddedInput padded;
+    if (auto code = read_file(path, padded)) {
+      if (code == simdjson::MEMALLOC) {
+        return failf(Status::OutOfMemory, "out of memory while reading {}", debug_quoted(path));
+      }
+      // fopen/fseek/ftell/fread leave the reason in errno, except for a
+      // directory, which opens but has no size.
+      int reason = errno;
+      std::error_code ignored;
+      if (reason == 0 && std::filesystem::is_directory(path, ignored)) reason = EISDIR;
+      return failf(Status::Io, "cannot read {}: {}", debug_quoted(path),
+                   reason != 0 ? std::generic_category().message(reason)
+                               : std::string(simdjson::error_message(code)));
     }
-    // fopen/fseek/ftell/fread leave the reason in errno, except for a
-    // directory, which opens but has no size.
-    int reason = errno;
-    std::error_code ignored;
-    if (reason == 0 && std::filesystem::is_directory(path, ignored)) reason = EISDIR;
-    return failf(Status::Io, "cannot read {}: {}", debug_quoted(path),
-                 reason != 0 ? std::generic_category().message(reason)
-                             : std::string(simdjson::error_message(code)));
+    EREDU_TRY(loader.parse(padded));
   }
-  return Loader().load(padded);
+  return std::move(loader).build();
 }
 
 }  // namespace eredu

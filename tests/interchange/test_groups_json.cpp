@@ -594,6 +594,125 @@ TEST_CASE("groups_to_json round trips and is canonical") {
   check_same(*bare, *load_ok(bare_text));
 }
 
+TEST_CASE("keys and strings with escapes are unescaped; raw ones are read as they are") {
+  // Escaped spellings of known keys are those keys, at any level.
+  const auto escaped = load_ok(
+      R"({"schema":"eredu.groups.v1","m\u006fdel":{"l\u0061yers":2},"groups":[{"n\u0061me":"g",)"
+      R"("role":"replicated","members":[{"t\u0061rget":"a\nb\\c\/d\"","sh\u0061pe":[4],)"
+      R"("\u0064type":"F32","sharding":{"k\u0069nd":"balanced","\u0061xis":0}}]}]})");
+  CHECK(escaped->info().layers == 2u);
+  CHECK(escaped->groups()[0].logical_name() == "g");
+  const ParameterMemberSpec& member = escaped->groups()[0].members()[0];
+  CHECK(member.target() == "a\nb\\c/d\"");
+  CHECK(member.global_shape() == std::vector<std::uint64_t>{4});
+  CHECK(member.dtype() == Dtype::F32);
+  CHECK(member.sharding() == MemberSharding::balanced(0));
+  // Escaped enum words are unescaped before they are looked up.
+  const auto word =
+      load_ok(with_member(R"("target":"t","shape":[],"sharding":{"kind":"r\u0065plicated"})"));
+  CHECK(word->groups()[0].members()[0].sharding() == MemberSharding::replicated());
+  // Plain non-ASCII text is kept byte for byte.
+  const auto utf8 =
+      load_ok(with_member("\"target\":\"\xe2\x82\xac-\xf0\x9f\x98\x80\",\"shape\":[],"
+                          "\"sharding\":{\"kind\":\"replicated\"}"));
+  CHECK(utf8->groups()[0].members()[0].target() == "\xe2\x82\xac-\xf0\x9f\x98\x80");
+
+  // A raw and an escaped spelling of one key are a duplicate, in either order.
+  check_error(with_member(R"("target":"a","t\u0061rget":"b","shape":[],)"
+                          R"("sharding":{"kind":"replicated"})"),
+              Status::Parse, "invalid JSON at /groups/0/members/0/target: duplicate key");
+  check_error(with_member(R"("t\u0061rget":"a","target":"b","shape":[],)"
+                          R"("sharding":{"kind":"replicated"})"),
+              Status::Parse, "invalid JSON at /groups/0/members/0/target: duplicate key");
+  check_error(R"({"schema":"eredu.groups.v1","groups":[],"x\u0079":1,"xy":2})", Status::Parse,
+              "invalid JSON at /xy: duplicate key");
+  check_error(R"({"schema":"eredu.groups.v1","groups":[],"x":{"a\"":1,"a\u0022":2}})",
+              Status::Parse, "invalid JSON at /x/a\": duplicate key");
+  // A key that only starts like a known one is unknown.
+  check_error(with_member(R"("targets":"a","target":"b","shape":[],)"
+                          R"("sharding":{"kind":"replicated"})"),
+              Status::Parse, "/groups/0/members/0/targets: unknown field");
+  check_error(with_member(R"("t\u0061rget\u0073":"a","target":"b","shape":[],)"
+                          R"("sharding":{"kind":"replicated"})"),
+              Status::Parse, "/groups/0/members/0/targets: unknown field");
+
+  // Raw control characters in keys and known string values stay Parse errors.
+  check_error(
+      with_member("\"target\":\"a\tb\",\"shape\":[],\"sharding\":{\"kind\":\"replicated\"}"),
+      Status::Parse, "invalid JSON");
+  check_error(
+      with_member("\"tar\x01get\":\"a\",\"shape\":[],\"sharding\":{\"kind\":\"replicated\"}"),
+      Status::Parse, "invalid JSON");
+  check_error(
+      with_member("\"target\":\"a\\n\x1f\",\"shape\":[],\"sharding\":{\"kind\":\"replicated\"}"),
+      Status::Parse, "invalid JSON");
+  // Invalid escapes in known fields too.
+  check_error(with_member(R"("target":"a\x","shape":[],"sharding":{"kind":"replicated"})"),
+              Status::Parse, "invalid JSON at /groups/0/members/0/target");
+  check_error(with_member(R"("t\qrget":"a","shape":[],"sharding":{"kind":"replicated"})"),
+              Status::Parse, "invalid JSON at /groups/0/members/0");
+}
+
+// A description of `count` one-member groups, several MiB for large counts,
+// with `before` and `after` spliced around the groups array. A long model
+// name first puts the schema and every key after the first pages.
+std::string many_groups(std::size_t count, std::string_view schema, std::string_view before,
+                        std::string_view after, std::string_view last_role = "replicated") {
+  std::string text = R"({"model":{"name":")" + std::string(10000, 'n') + R"("},)" +
+                     std::string(before) + "\"schema\":\"" + std::string(schema) +
+                     "\",\"groups\":[";
+  for (std::size_t i = 0; i < count; ++i) {
+    if (i != 0) text += ',';
+    text += R"({"name":"group.)" + std::to_string(i) + R"(","role":")" +
+            std::string(i + 1 == count ? last_role : "replicated") +
+            R"(","members":[{"target":"model.layers.)" + std::to_string(i) +
+            R"(.mlp.experts.weight","shape":[1024,7168],"dtype":"BF16",)"
+            R"("sharding":{"kind":"replicated"}}]})";
+  }
+  return text + "]" + std::string(after) + "}";
+}
+
+TEST_CASE("large descriptions: everything after the consumed input still loads and reports") {
+  constexpr std::size_t kCount = 30000;  // about 4.5 MiB
+  const std::string text = many_groups(kCount, "eredu.groups.v1", "", "");
+  REQUIRE(text.size() > (std::size_t{4} << 20));
+  const auto loaded = load_ok(text);
+  REQUIRE(loaded->groups().size() == kCount);
+  CHECK(loaded->info().name == std::optional<std::string>(std::string(10000, 'n')));
+  CHECK(loaded->groups()[0].members()[0].target() == "model.layers.0.mlp.experts.weight");
+  CHECK(loaded->groups()[kCount - 1].logical_name() == "group.29999");
+  CHECK(loaded->groups()[kCount - 1].members()[0].target() ==
+        "model.layers.29999.mlp.experts.weight");
+  CHECK(loaded->member(loaded->by_target().front()).target() ==
+        "model.layers.0.mlp.experts.weight");
+
+  // Keys, the schema and paths from the start of the text are still right at its end.
+  check_error(many_groups(kCount, "eredu.groups.v1", R"("x":1,)", R"(,"x":2)"), Status::Parse,
+              "invalid JSON at /x: duplicate key");
+  check_error(many_groups(kCount, "eredu.groups.v2", "", ""), Status::UnsupportedVersion,
+              "unsupported schema \"eredu.groups.v2\"");
+  check_error(many_groups(kCount, "eredu.groups.v1", R"("x":1,)", ""), Status::Parse,
+              "/x: unknown field");
+  check_error(many_groups(kCount, "eredu.groups.v1", "", "", "nobody"), Status::Parse,
+              "/groups/29999/role: unknown role \"nobody\"");
+  check_error(many_groups(kCount, "eredu.groups.v1", "", R"(,"groups":[])"), Status::Parse,
+              "invalid JSON at /groups: duplicate key");
+  check_error(many_groups(kCount, "eredu.groups.v1", "", ",") + "}", Status::Parse, "invalid JSON");
+
+  // The same through a file.
+  const auto directory = std::filesystem::temp_directory_path() / "eredu_test_interchange_large";
+  std::filesystem::create_directories(directory);
+  const auto file = directory / "groups.json";
+  {
+    std::ofstream out(file, std::ios::binary);
+    out << text;
+  }
+  auto from_file = load_groups_json_file(file.string());
+  REQUIRE(from_file);
+  check_same(*from_file.value(), *loaded);
+  std::filesystem::remove_all(directory);
+}
+
 TEST_CASE("load_groups_json_file reads files and reports I/O errors") {
   const auto directory = std::filesystem::temp_directory_path() / "eredu_test_interchange";
   std::filesystem::create_directories(directory);

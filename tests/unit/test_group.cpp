@@ -1,5 +1,6 @@
 // Seed 000 group tests and the group construction rules (semantics §1.7).
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "plan/group.hpp"
 
@@ -131,7 +132,7 @@ TEST_CASE("enum names round trip") {
 TEST_CASE("large groups report their first repeated target too") {
   std::vector<ParameterMemberSpec> members;
   for (int i = 0; i < 40; ++i) {
-    members.push_back(member("m" + std::to_string(i), {2}, MemberSharding::replicated()));
+    members.push_back(member(fmt::format("m{}", i), {2}, MemberSharding::replicated()));
   }
   members.push_back(member("m7", {2}, MemberSharding::replicated()));
   members.push_back(member("m3", {2}, MemberSharding::replicated()));

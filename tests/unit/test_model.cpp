@@ -1,5 +1,6 @@
 // ModelBuilder: atomic group registration, target order, byte accounting.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "model/model.hpp"
 
@@ -71,7 +72,7 @@ TEST_CASE("element counts, bytes and totals are overflow-checked") {
 TEST_CASE("duplicate detection holds across many groups") {
   auto builder = ModelBuilder::create({}).value();
   for (int g = 0; g < 5000; ++g) {
-    REQUIRE(builder.add_group(single("g", "tensor." + std::to_string(g), {2})));
+    REQUIRE(builder.add_group(single("g", fmt::format("tensor.{}", g), {2})));
   }
   auto duplicate = builder.add_group(single("late", "tensor.4321", {2}));
   CHECK(duplicate.error().message ==

@@ -1,5 +1,6 @@
 // The rank planner: semantics §6.1, the derived cases, scopes and totals.
 #include <doctest/doctest.h>
+#include <fmt/format.h>
 
 #include "plan/planner.hpp"
 
@@ -323,8 +324,8 @@ TEST_CASE("two planning threads give the single-thread layout and the first erro
       const std::uint64_t rows = bad ? 7 : 8;
       groups.push_back(
           ParameterGroupSpec::create(
-              "g" + std::to_string(g), ParameterRole::ColumnProjection,
-              {member("t" + std::to_string(g), {rows, 4},
+              fmt::format("g{}", g), ParameterRole::ColumnProjection,
+              {member(fmt::format("t{}", g), {rows, 4},
                       g % 3 == 0 ? MemberSharding::balanced(0) : MemberSharding::equal(0),
                       Dtype::F16)})
               .value());
