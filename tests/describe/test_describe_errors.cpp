@@ -172,6 +172,13 @@ TEST_CASE("unreadable and malformed folders: Io and Parse") {
     folder.write("config.json", "{\"model_type\": ");
     CHECK(describe_error(folder.str()).code == Status::Parse);
   }
+  SUBCASE("config.json repeats a key") {
+    test::TempFolder folder;
+    folder.write("config.json", "{\"model_type\": \"llama\", \"extra\": {\"a\": 1, \"a\": 2}}");
+    Error error = describe_error(folder.str());
+    CHECK(error.code == Status::Parse);
+    CHECK(contains(error.message, "repeats the key \"a\""));
+  }
   SUBCASE("a count that is not a positive integer") {
     json config = test::tiny_llama_config();
     config["num_hidden_layers"] = 0;
