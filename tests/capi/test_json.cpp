@@ -8,54 +8,20 @@
 #include <vector>
 
 #include "capi_support.hpp"
+#include "test_data.hpp"
 
 using namespace capi_test;
 
 namespace {
 
-// interchange.md section 1.
-const std::string kAttention = R"({
-  "schema": "eredu.groups.v1",
-  "model": { "name": "example", "layers": 32, "experts": 0 },
-  "groups": [
-    {
-      "name": "model.layers.0.self_attn",
-      "role": "attention_heads",
-      "partition_units": 8,
-      "scope": { "layer": 0 },
-      "members": [
-        { "target": "model.layers.0.self_attn.q_proj.weight",
-          "shape": [4096, 4096], "dtype": "BF16",
-          "sharding": { "kind": "partitioned", "axis": 0 } },
-        { "target": "model.layers.0.self_attn.o_proj.weight",
-          "shape": [4096, 4096], "dtype": "BF16",
-          "sharding": { "kind": "partitioned", "axis": 1 } }
-      ]
-    }
-  ]
-})";
-
-// interchange.md section 2, in canonical (compact) form.
-const std::string kAttentionLayout =
-    R"({"schema":"eredu.layout.v1",)"
-    R"("topology":{"tensor":2,"pipeline":1,"expert":1,"data":1},"rank":1,)"
-    R"("coordinates":{"tensor":1,"pipeline":0,"expert":0,"data":0},"policy":"require",)"
-    R"("tensors":[)"
-    R"({"target":"model.layers.0.self_attn.o_proj.weight",)"
-    R"("logical_name":"model.layers.0.self_attn","role":"attention_heads",)"
-    R"("global_shape":[4096,4096],"local_shape":[4096,2048],)"
-    R"("placement":{"kind":"range","axis":1,"start":2048,"end":4096},)"
-    R"("logical_units":8,"logical_range":[4,8],"fell_back_to_replication":false,)"
-    R"("local_bytes":16777216},)"
-    R"({"target":"model.layers.0.self_attn.q_proj.weight",)"
-    R"("logical_name":"model.layers.0.self_attn","role":"attention_heads",)"
-    R"("global_shape":[4096,4096],"local_shape":[2048,4096],)"
-    R"("placement":{"kind":"range","axis":0,"start":2048,"end":4096},)"
-    R"("logical_units":8,"logical_range":[4,8],"fell_back_to_replication":false,)"
-    R"("local_bytes":16777216}],)"
-    R"("totals":{"local_bytes":33554432,"global_bytes":67108864,)"
-    R"("materialized_tensors":2,"omitted_tensors":0}})"
-    "\n";
+// interchange.md section 1 (without its final newline) and section 2, in
+// canonical form.
+const std::string kAttention = [] {
+  std::string text = test_data::read("attention.groups.json");
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}();
+const std::string kAttentionLayout = test_data::read("attention.tp2.rank1.layout.json");
 
 }  // namespace
 

@@ -12,7 +12,7 @@ import unittest
 
 EREDU = sys.argv[1] if len(sys.argv) > 1 else "eredu"
 ROOT = os.environ.get("EREDU_SOURCE_ROOT", os.path.join(os.path.dirname(__file__), "..", ".."))
-DATA = os.path.join(ROOT, "tests", "cli", "data")
+DATA = os.path.join(ROOT, "tests", "data")
 MODELS = os.path.join(ROOT, "examples", "models")
 ATTENTION = os.path.join(DATA, "attention.groups.json")
 ERROR_JSON = re.compile(r'^\{"error":\{"code":"(EREDU_E_[A-Z_]+)","status":(\d+),"message":"(.*)"\}\}\n$')

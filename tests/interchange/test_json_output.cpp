@@ -7,6 +7,7 @@
 #include "interchange/json_writer.hpp"
 #include "interchange/layout_json.hpp"
 #include "plan/planner.hpp"
+#include "test_data.hpp"
 
 namespace eredu {
 namespace {
@@ -72,48 +73,9 @@ LocalModelLayout plan(const std::shared_ptr<const ModelDescription>& model, std:
 }
 
 TEST_CASE("layout_to_json writes interchange §2's example exactly") {
-  const auto model = load(R"json(
-{
-  "schema": "eredu.groups.v1",
-  "model": { "name": "example", "layers": 32, "experts": 0 },
-  "groups": [
-    {
-      "name": "model.layers.0.self_attn",
-      "role": "attention_heads",
-      "partition_units": 8,
-      "scope": { "layer": 0 },
-      "members": [
-        { "target": "model.layers.0.self_attn.q_proj.weight",
-          "shape": [4096, 4096], "dtype": "BF16",
-          "sharding": { "kind": "partitioned", "axis": 0 } },
-        { "target": "model.layers.0.self_attn.o_proj.weight",
-          "shape": [4096, 4096], "dtype": "BF16",
-          "sharding": { "kind": "partitioned", "axis": 1 } }
-      ]
-    }
-  ]
-}
-)json");
+  const auto model = load(test_data::read("attention.groups.json"));
   // The §2 text, compacted.
-  const std::string expected =
-      R"({"schema":"eredu.layout.v1","topology":{"tensor":2,"pipeline":1,"expert":1,"data":1},)"
-      R"("rank":1,"coordinates":{"tensor":1,"pipeline":0,"expert":0,"data":0},)"
-      R"("policy":"require","tensors":[)"
-      R"({"target":"model.layers.0.self_attn.o_proj.weight",)"
-      R"("logical_name":"model.layers.0.self_attn","role":"attention_heads",)"
-      R"("global_shape":[4096,4096],"local_shape":[4096,2048],)"
-      R"("placement":{"kind":"range","axis":1,"start":2048,"end":4096},)"
-      R"("logical_units":8,"logical_range":[4,8],"fell_back_to_replication":false,)"
-      R"("local_bytes":16777216},)"
-      R"({"target":"model.layers.0.self_attn.q_proj.weight",)"
-      R"("logical_name":"model.layers.0.self_attn","role":"attention_heads",)"
-      R"("global_shape":[4096,4096],"local_shape":[2048,4096],)"
-      R"("placement":{"kind":"range","axis":0,"start":2048,"end":4096},)"
-      R"("logical_units":8,"logical_range":[4,8],"fell_back_to_replication":false,)"
-      R"("local_bytes":16777216}],)"
-      R"("totals":{"local_bytes":33554432,"global_bytes":67108864,)"
-      R"("materialized_tensors":2,"omitted_tensors":0}})"
-      "\n";
+  const std::string expected = test_data::read("attention.tp2.rank1.layout.json");
   CHECK(layout_to_json(plan(model, 2, 1, 1)) == expected);
 }
 
