@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "firewall.hpp"
+#include "group_arguments.hpp"
 #include "handles.hpp"
 
 namespace eredu::capi {
@@ -55,6 +56,8 @@ static_assert(EREDU_SCOPE_EMBEDDING == static_cast<int>(GroupScope::Kind::Embedd
 static_assert(EREDU_SCOPE_OUTPUT_HEAD == static_cast<int>(GroupScope::Kind::OutputHead));
 static_assert(EREDU_SCOPE_TIED_EMBEDDING == static_cast<int>(GroupScope::Kind::TiedEmbedding));
 static_assert(EREDU_SCOPE_INDEXED == static_cast<int>(GroupScope::Kind::Indexed));
+
+}  // namespace
 
 Result<GroupScope> scope_argument(const eredu_group_scope* scope) {
   if (scope == nullptr) return GroupScope::all();
@@ -136,8 +139,6 @@ Result<std::vector<ParameterMemberSpec>> members_argument(const eredu_member_des
   }
   return specs;
 }
-
-}  // namespace
 
 }  // namespace eredu::capi
 

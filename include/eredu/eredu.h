@@ -49,10 +49,15 @@
 #define EREDU_EREDU_H
 
 #include <eredu/common.h>
+#include <eredu/format.h>
 #include <eredu/group.h>
 #include <eredu/layout.h>
 #include <eredu/model.h>
 #include <eredu/plan.h>
+#include <eredu/projection.h>
+#include <eredu/request.h>
+#include <eredu/residency.h>
+#include <eredu/residency_policy.h>
 #include <eredu/status.h>
 #include <eredu/types.h>
 #include <eredu/version.h>

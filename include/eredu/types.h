@@ -45,6 +45,36 @@ typedef uint32_t eredu_scope_kind;
 typedef uint32_t eredu_placement_kind;
 /** Planner policy for unshardable groups: EREDU_POLICY_* (eredu/plan.h). */
 typedef uint32_t eredu_policy;
+/** Encoding of a linear matrix: EREDU_LINEAR_FORMAT_* (eredu/format.h). */
+typedef uint32_t eredu_linear_format_kind;
+/** Block-FP8 scale encoding: EREDU_BLOCK_FP8_SCALE_* (eredu/format.h). */
+typedef uint32_t eredu_block_fp8_scale_encoding;
+/** How a projection is sharded: EREDU_PROJECTION_* (eredu/projection.h). */
+typedef uint32_t eredu_projection_sharding;
+/** Memory tier of an offload unit: EREDU_MEMORY_TIER_* (eredu/residency.h). */
+typedef uint32_t eredu_memory_tier;
+/** Lifetime policy of an offload unit: EREDU_RESIDENCY_POLICY_* (eredu/residency.h). */
+typedef uint32_t eredu_residency_policy;
+/** Cache eviction order: EREDU_EVICTION_* (eredu/residency.h). */
+typedef uint32_t eredu_eviction_policy;
+/** How a weight binding selects elements: EREDU_SELECTION_* (eredu/residency.h). */
+typedef uint32_t eredu_selection_kind;
+/** Ordinary-unit weight placement: EREDU_EXECUTION_RESIDENCY_* (eredu/residency_policy.h). */
+typedef uint32_t eredu_execution_residency;
+/** Portable preparation residency: EREDU_RESIDENCY_REQUEST_* (eredu/residency_policy.h). */
+typedef uint32_t eredu_residency_request;
+/** Completion cancellation: EREDU_CANCELLATION_* (eredu/request.h). */
+typedef uint32_t eredu_cancellation_mode;
+/** Pipeline activation element type: EREDU_ACTIVATION_DTYPE_* (eredu/request.h). */
+typedef uint32_t eredu_activation_dtype;
+/** Load-time quantization: EREDU_QUANTIZATION_* (eredu/request.h). */
+typedef uint32_t eredu_quantization_kind;
+/** Execution-plan drafting mode: EREDU_DRAFTING_PLAN_* (eredu/request.h). */
+typedef uint32_t eredu_drafting_plan_kind;
+/** Load-time drafting intent: EREDU_DRAFTING_* (eredu/request.h). */
+typedef uint32_t eredu_drafting_kind;
+/** Mutable-state residency: EREDU_CACHE_RESIDENCY_* (eredu/request.h). */
+typedef uint32_t eredu_cache_residency;
 
 /* Opaque handles. */
 
@@ -56,6 +86,18 @@ typedef struct eredu_group eredu_group;
 typedef struct eredu_model eredu_model;
 /** An immutable plan of one rank (eredu/layout.h). */
 typedef struct eredu_layout eredu_layout;
+/** An immutable list of members, e.g. one expanded member (eredu/format.h). */
+typedef struct eredu_member_list eredu_member_list;
+/** An immutable rank-local model summary (eredu/projection.h). */
+typedef struct eredu_parallel_model_info eredu_parallel_model_info;
+/** An immutable, validated offload plan (eredu/residency.h). */
+typedef struct eredu_offload_plan eredu_offload_plan;
+/** An immutable pinned static unit and its bindings (eredu/residency.h). */
+typedef struct eredu_static_unit_bindings eredu_static_unit_bindings;
+/** A single-threaded dense transfer cursor (eredu/residency.h). */
+typedef struct eredu_dense_transfer_schedule eredu_dense_transfer_schedule;
+/** A single-threaded normalized cold-load request builder (eredu/request.h). */
+typedef struct eredu_load_request eredu_load_request;
 
 /* Transparent structs; each starts with uint32_t struct_size and has an
  * _init() function. */
@@ -70,5 +112,41 @@ typedef struct eredu_model_info eredu_model_info;
 typedef struct eredu_placement eredu_placement;
 /** Byte and tensor totals of a layout, filled by eredu_layout_get_totals. */
 typedef struct eredu_layout_totals eredu_layout_totals;
+/** A linear-matrix encoding (eredu/format.h). */
+typedef struct eredu_linear_format eredu_linear_format;
+/** A linear format plus its companion targets (eredu/format.h). */
+typedef struct eredu_linear_format_spec eredu_linear_format_spec;
+/** One row of the GGML block table (eredu/format.h). */
+typedef struct eredu_ggml_type_info eredu_ggml_type_info;
+/** One parameter of a projection module (eredu/projection.h). */
+typedef struct eredu_module_parameter eredu_module_parameter;
+/** A projection module and its sharding (eredu/projection.h). */
+typedef struct eredu_projection eredu_projection;
+/** Offload budgets, prefetch depth and eviction (eredu/residency.h). */
+typedef struct eredu_offload_config eredu_offload_config;
+/** One offload unit, as passed to eredu_offload_plan_new (eredu/residency.h). */
+typedef struct eredu_offload_unit_desc eredu_offload_unit_desc;
+/** A checkpoint tensor selection of a weight binding (eredu/residency.h). */
+typedef struct eredu_tensor_selection eredu_tensor_selection;
+/** One checkpoint weight binding (eredu/residency.h). */
+typedef struct eredu_weight_binding_desc eredu_weight_binding_desc;
+/** Layerwise host load options (eredu/residency_policy.h). */
+typedef struct eredu_layerwise_options eredu_layerwise_options;
+/** Dense disk streaming load options (eredu/residency_policy.h). */
+typedef struct eredu_dense_stream_options eredu_dense_stream_options;
+/** Independent parameter-bank cache options (eredu/residency_policy.h). */
+typedef struct eredu_parameter_bank_options eredu_parameter_bank_options;
+/** A complete weight-residency description (eredu/residency_policy.h). */
+typedef struct eredu_weight_residency_desc eredu_weight_residency_desc;
+/** What a weight residency derives, filled by eredu_residency_validate. */
+typedef struct eredu_residency_summary eredu_residency_summary;
+/** A parallel-execution request (eredu/request.h). */
+typedef struct eredu_parallel_load_desc eredu_parallel_load_desc;
+/** A load-time quantization request (eredu/request.h). */
+typedef struct eredu_quantization_request eredu_quantization_request;
+/** An execution plan's drafting mode (eredu/request.h). */
+typedef struct eredu_drafting_plan eredu_drafting_plan;
+/** A validated preparation policy (eredu/request.h). */
+typedef struct eredu_preparation_policy eredu_preparation_policy;
 
 #endif /* EREDU_TYPES_H */

@@ -156,10 +156,35 @@ static void test_plan(void) {
   eredu_layout_free(layout);
 }
 
+static void test_format(void) {
+  static const uint64_t shape[] = {256, 256};
+  eredu_member_desc weight = member("q.weight", shape, 2, EREDU_SHARDING_PARTITIONED, 0);
+  eredu_linear_format format;
+  eredu_linear_format_spec spec;
+  eredu_member_list *list = NULL;
+  eredu_member_desc scale;
+  size_t count = 0;
+  EXPECT(eredu_linear_format_init(&format, NULL) == EREDU_OK);
+  format.kind = EREDU_LINEAR_FORMAT_BLOCK_FP8;
+  format.scale_encoding = EREDU_BLOCK_FP8_SCALE_UE8M0;
+  EXPECT(eredu_linear_format_spec_init(&spec, NULL) == EREDU_OK);
+  spec.format = &format;
+  spec.scale = "q.weight_scale_inv";
+  EXPECT(eredu_expand_linear_format_member(&weight, &spec, &list, NULL) == EREDU_OK);
+  EXPECT(eredu_member_list_count(list, &count, NULL) == EREDU_OK && count == 2);
+  eredu_member_desc_init(&scale, NULL);
+  EXPECT(eredu_member_list_get(list, 1, &scale, NULL) == EREDU_OK);
+  EXPECT(strcmp(scale.target, "q.weight_scale_inv") == 0);
+  EXPECT(scale.ndim == 2 && scale.shape[0] == 2 && scale.shape[1] == 2);
+  EXPECT(scale.has_dtype == 1 && scale.dtype == EREDU_DTYPE_F8_E8M0);
+  eredu_member_list_free(list);
+}
+
 int main(void) {
   test_status_and_version();
   test_group_errors();
   test_plan();
+  test_format();
   printf("%d passed, %d failed\n", passed, failed);
   return failed == 0 ? 0 : 1;
 }

@@ -1,0 +1,354 @@
+// eredu_linear_format_*, eredu_ggml_type_*, eredu_expand_linear_format_*,
+// eredu_member_list_*: seed 000 linear-format expansion over C structs.
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/text.hpp"
+#include "firewall.hpp"
+#include "format/ggml.hpp"
+#include "format/linear_format.hpp"
+#include "group_arguments.hpp"
+#include "handles.hpp"
+#include "plan/expand.hpp"
+
+/// Members with their segments flattened to {start, end} pairs, so that
+/// eredu_member_list_get hands out plain uint64 arrays.
+struct eredu_member_list {
+  std::vector<eredu::ParameterMemberSpec> members;
+  std::vector<std::vector<std::uint64_t>> segment_values;
+};
+
+namespace eredu::capi {
+namespace {
+
+static_assert(EREDU_LINEAR_FORMAT_DENSE == static_cast<int>(LinearFormatKind::Dense));
+static_assert(EREDU_LINEAR_FORMAT_AFFINE == static_cast<int>(LinearFormatKind::Affine));
+static_assert(EREDU_LINEAR_FORMAT_MXFP4 == static_cast<int>(LinearFormatKind::MxFp4));
+static_assert(EREDU_LINEAR_FORMAT_GGUF == static_cast<int>(LinearFormatKind::GgufIQuant));
+static_assert(EREDU_LINEAR_FORMAT_BLOCK_FP8 == static_cast<int>(LinearFormatKind::E4M3BlockFp8));
+static_assert(kLinearFormatKindCount == 5);
+static_assert(EREDU_BLOCK_FP8_SCALE_FLOAT ==
+              static_cast<int>(BlockFp8ScaleEncoding::FloatingPoint));
+static_assert(EREDU_BLOCK_FP8_SCALE_UE8M0 == static_cast<int>(BlockFp8ScaleEncoding::Ue8m0));
+
+/// A C spec converted but not yet validated; `raw` is the caller's flag.
+struct SpecArgument {
+  LinearFormatSpec spec;
+  bool raw = false;
+};
+
+std::string field_name(const ArgumentName& name, const char* field) { return name.text() + field; }
+
+Result<LinearFormat> format_argument(const eredu_linear_format* format, const ArgumentName& name) {
+  EREDU_TRY(sized_argument(format, name));
+  const std::string kind_name = field_name(name, "->kind");
+  EREDU_TRY(kind, enum_argument(linear_format_kind_from_value(format->kind), format->kind,
+                                kind_name.c_str()));
+  switch (kind) {
+    case LinearFormatKind::Dense:
+      return LinearFormat::dense();
+    case LinearFormatKind::Affine:
+      return LinearFormat::affine(
+          AffineQuantization{format->affine_group_size, format->affine_bits});
+    case LinearFormatKind::MxFp4:
+      return LinearFormat::mxfp4();
+    case LinearFormatKind::GgufIQuant:
+      return LinearFormat::gguf(format->ggml_type);
+    case LinearFormatKind::E4M3BlockFp8:
+      break;
+  }
+  const std::string encoding_name = field_name(name, "->scale_encoding");
+  EREDU_TRY(encoding, enum_argument(block_fp8_scale_encoding_from_value(format->scale_encoding),
+                                    format->scale_encoding, encoding_name.c_str()));
+  return LinearFormat::block_fp8(
+      BlockFp8Format{format->block_rows, format->block_columns, encoding});
+}
+
+Result<std::optional<std::string>> optional_text(const char* text, const std::string& name) {
+  if (text == nullptr) return std::optional<std::string>{};
+  EREDU_TRY(view, text_argument(text, name.c_str()));
+  return std::optional<std::string>(std::string(view));
+}
+
+Result<SpecArgument> spec_argument(const eredu_linear_format_spec* spec, const ArgumentName& name) {
+  EREDU_TRY(sized_argument(spec, name));
+  const std::string format_name = field_name(name, "->format");
+  EREDU_TRY(format, format_argument(spec->format, format_name.c_str()));
+  EREDU_TRY(scale, optional_text(spec->scale, field_name(name, "->scale")));
+  EREDU_TRY(bias, optional_text(spec->affine_bias, field_name(name, "->affine_bias")));
+  const std::string has_dtype_name = field_name(name, "->has_companion_dtype");
+  EREDU_TRY(has_dtype, flag_argument(spec->has_companion_dtype, has_dtype_name.c_str()));
+  std::optional<Dtype> dtype;
+  if (has_dtype) {
+    const std::string dtype_name = field_name(name, "->companion_dtype");
+    EREDU_TRY(value, enum_argument(dtype_from_value(spec->companion_dtype), spec->companion_dtype,
+                                   dtype_name.c_str()));
+    dtype = value;
+  }
+  const std::string raw_name = field_name(name, "->raw");
+  EREDU_TRY(raw, flag_argument(spec->raw, raw_name.c_str()));
+  return SpecArgument{LinearFormatSpec::raw(format, std::move(scale), std::move(bias), dtype), raw};
+}
+
+/// Converts every spec (argument checks for all of them first), then
+/// validates the non-raw ones in order: formats are checked when they are
+/// built, before any expansion.
+Result<std::vector<std::optional<LinearFormatSpec>>> specs_argument(
+    const eredu_linear_format_spec* const* specs, std::size_t count, std::size_t expected) {
+  EREDU_TRY(require_array(specs, count, "specs"));
+  if (count != expected) {
+    return failf(Status::InvalidArgument, "spec_count is {}, expected one spec per member ({})",
+                 count, expected);
+  }
+  std::vector<SpecArgument> converted;
+  std::vector<std::optional<std::size_t>> slots(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (specs[i] == nullptr) continue;
+    EREDU_TRY(spec, spec_argument(specs[i], ArgumentName("specs", i)));
+    slots[i] = converted.size();
+    converted.push_back(std::move(spec));
+  }
+  std::vector<std::optional<LinearFormatSpec>> result(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    if (!slots[i]) continue;
+    SpecArgument& spec = converted[*slots[i]];
+    if (!spec.raw) {
+      EREDU_TRY(spec.spec.validate());
+    }
+    result[i] = std::move(spec.spec);
+  }
+  return result;
+}
+
+/// The declaration callback over a flat spec array, consumed in order.
+LinearFormatDeclaration declaration_over(const std::vector<std::optional<LinearFormatSpec>>& specs,
+                                         std::size_t& next) {
+  return [&specs, &next](const ParameterMemberSpec&) -> Result<std::optional<LinearFormatSpec>> {
+    return specs[next++];
+  };
+}
+
+std::unique_ptr<eredu_member_list> member_list(std::vector<ParameterMemberSpec> members) {
+  auto list = std::make_unique<eredu_member_list>();
+  list->segment_values.reserve(members.size());
+  for (const ParameterMemberSpec& member : members) {
+    std::vector<std::uint64_t> values;
+    values.reserve(2 * member.sharding().segments.size());
+    for (const IndexRange& segment : member.sharding().segments) {
+      values.push_back(segment.start);
+      values.push_back(segment.end);
+    }
+    list->segment_values.push_back(std::move(values));
+  }
+  list->members = std::move(members);
+  return list;
+}
+
+void fill_ggml_info(const GgmlTypeInfo& info, eredu_ggml_type_info* out) {
+  out->code = info.code;
+  out->name = info.name.data();  // a NUL-terminated literal in the table
+  out->block_values = info.block_values;
+  out->block_bytes = info.block_bytes;
+}
+
+}  // namespace
+}  // namespace eredu::capi
+
+// Defined at global scope: GCC gives extern "C" definitions inside a
+// namespace that namespace's (hidden) visibility.
+using namespace eredu;
+using namespace eredu::capi;
+
+extern "C" {
+
+eredu_status eredu_linear_format_init(eredu_linear_format* format, eredu_error** error) {
+  return firewall(error, [&]() -> Result<void> {
+    EREDU_TRY(require(format, "format"));
+    *format = eredu_linear_format{};
+    format->struct_size = sizeof(eredu_linear_format);
+    format->kind = EREDU_LINEAR_FORMAT_DENSE;
+    const AffineQuantization affine;
+    format->affine_group_size = affine.group_size;
+    format->affine_bits = affine.bits;
+    format->block_rows = 128;
+    format->block_columns = 128;
+    format->scale_encoding = EREDU_BLOCK_FP8_SCALE_FLOAT;
+    return outcome::success();
+  });
+}
+
+eredu_status eredu_linear_format_spec_init(eredu_linear_format_spec* spec, eredu_error** error) {
+  return init_sized(spec, "spec", error);
+}
+
+eredu_status eredu_ggml_type_info_init(eredu_ggml_type_info* info, eredu_error** error) {
+  return init_sized(info, "info", error);
+}
+
+eredu_status eredu_linear_format_validate(const eredu_linear_format* format, eredu_error** error) {
+  return firewall(error, [&]() -> Result<void> {
+    EREDU_TRY(value, format_argument(format, "format"));
+    return value.validate();
+  });
+}
+
+eredu_status eredu_linear_format_spec_validate(const eredu_linear_format_spec* spec,
+                                               eredu_error** error) {
+  return firewall(error, [&]() -> Result<void> {
+    EREDU_TRY(value, spec_argument(spec, "spec"));
+    return value.spec.validate();
+  });
+}
+
+eredu_status eredu_ggml_type_by_code(uint32_t code, eredu_ggml_type_info* out,
+                                     eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(sized_argument(out, "out"));
+        EREDU_TRY(info, ggml_type_info(code));
+        fill_ggml_info(info, out);
+        return outcome::success();
+      },
+      out);
+}
+
+eredu_status eredu_ggml_type_by_name(const char* name, eredu_ggml_type_info* out,
+                                     eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(text, text_argument(name, "name"));
+        EREDU_TRY(sized_argument(out, "out"));
+        const auto code = ggml_code_from_name(text);
+        if (!code)
+          return failf(Status::NotFound, "no GGML tensor type is named {}", debug_quoted(text));
+        EREDU_TRY(info, ggml_type_info(*code));
+        fill_ggml_info(info, out);
+        return outcome::success();
+      },
+      out);
+}
+
+eredu_status eredu_expand_linear_format_member(const eredu_member_desc* member,
+                                               const eredu_linear_format_spec* spec,
+                                               eredu_member_list** out, eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(member, "member"));
+        EREDU_TRY(source, member_argument(&member, 0));
+        EREDU_TRY(declaration, spec_argument(spec, "spec"));
+        EREDU_TRY(require(out, "out"));
+        if (!declaration.raw) {
+          EREDU_TRY(declaration.spec.validate());
+        }
+        EREDU_TRY(members, expand_linear_format_member(source, declaration.spec));
+        *out = member_list(std::move(members)).release();
+        return outcome::success();
+      },
+      out);
+}
+
+eredu_status eredu_expand_linear_format_group(const eredu_group* group,
+                                              const eredu_linear_format_spec* const* specs,
+                                              size_t spec_count, eredu_group** out,
+                                              eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(group, "group"));
+        EREDU_TRY(declarations, specs_argument(specs, spec_count, group->spec.members().size()));
+        EREDU_TRY(require(out, "out"));
+        std::size_t next = 0;
+        EREDU_TRY(expanded,
+                  expand_linear_format_group(group->spec, declaration_over(declarations, next)));
+        *out = new eredu_group{std::move(expanded)};
+        return outcome::success();
+      },
+      out);
+}
+
+eredu_status eredu_expand_linear_format_model(const eredu_model* model,
+                                              const eredu_linear_format_spec* const* specs,
+                                              size_t spec_count, eredu_model** out,
+                                              eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(model, "model"));
+        const ModelDescription& description = *model->description;
+        EREDU_TRY(declarations, specs_argument(specs, spec_count, description.tensor_count()));
+        EREDU_TRY(require(out, "out"));
+        EREDU_TRY(builder, ModelBuilder::create(description.info()));
+        std::size_t next = 0;
+        const LinearFormatDeclaration declare = declaration_over(declarations, next);
+        for (const ParameterGroupSpec& group : description.groups()) {
+          EREDU_TRY(expanded, expand_linear_format_group(group, declare));
+          EREDU_TRY(builder.add_group(std::move(expanded)));
+        }
+        EREDU_TRY(built, std::move(builder).finish());
+        *out = new eredu_model{std::move(built)};
+        return outcome::success();
+      },
+      out);
+}
+
+eredu_status eredu_group_members(const eredu_group* group, eredu_member_list** out,
+                                 eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(group, "group"));
+        EREDU_TRY(require(out, "out"));
+        *out = member_list(group->spec.members()).release();
+        return outcome::success();
+      },
+      out);
+}
+
+void eredu_member_list_free(eredu_member_list* list) { delete list; }
+
+eredu_status eredu_member_list_count(const eredu_member_list* list, size_t* out,
+                                     eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(list, "list"));
+        EREDU_TRY(require(out, "out"));
+        *out = list->members.size();
+        return outcome::success();
+      },
+      out);
+}
+
+eredu_status eredu_member_list_get(const eredu_member_list* list, size_t index,
+                                   eredu_member_desc* out, eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(list, "list"));
+        EREDU_TRY(require(out, "out"));
+        EREDU_TRY(index_argument(index, list->members.size(), "index"));
+        EREDU_TRY(sized_argument(out, "out"));
+        const ParameterMemberSpec& member = list->members[index];
+        const std::vector<std::uint64_t>& segments = list->segment_values[index];
+        out->target = member.target().c_str();
+        out->shape = member.global_shape().empty() ? nullptr : member.global_shape().data();
+        out->ndim = member.global_shape().size();
+        out->has_dtype = member.dtype().has_value() ? 1 : 0;
+        out->dtype = member.dtype() ? static_cast<eredu_dtype>(*member.dtype()) : 0;
+        out->sharding = static_cast<eredu_sharding_kind>(member.sharding().kind);
+        out->axis = member.sharding().axis;
+        out->segments = segments.empty() ? nullptr : segments.data();
+        out->segment_count = segments.size() / 2;
+        return outcome::success();
+      },
+      out);
+}
+
+}  // extern "C"

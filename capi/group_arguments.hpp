@@ -1,0 +1,26 @@
+// Conversion of the C group descriptors (eredu_group_scope,
+// eredu_member_desc) to core values, shared by every function taking them.
+#pragma once
+
+#include <eredu/eredu.h>
+
+#include <cstddef>
+#include <vector>
+
+#include "core/result.hpp"
+#include "plan/group.hpp"
+
+namespace eredu::capi {
+
+/// A scope argument; NULL means GroupScope::all().
+Result<GroupScope> scope_argument(const eredu_group_scope* scope);
+
+/// `members[index]`, checked as eredu_group_new documents.
+Result<ParameterMemberSpec> member_argument(const eredu_member_desc* const* members,
+                                            std::size_t index);
+
+/// A `members` array of `count` descriptors ("members[i]" in messages).
+Result<std::vector<ParameterMemberSpec>> members_argument(const eredu_member_desc* const* members,
+                                                          std::size_t count);
+
+}  // namespace eredu::capi

@@ -1,0 +1,68 @@
+// Linear-format expansion (seed 000 expand_linear_format_member and
+// expand_linear_format_parameter_groups, semantics §1.7): a member declared
+// as a logical dense matrix becomes its physical packed weight and every
+// companion, in the same atomic group.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "core/result.hpp"
+#include "format/linear_format.hpp"
+#include "plan/group.hpp"
+
+namespace eredu {
+
+/// Seed `expand_linear_format_member`. `source` describes the logical dense
+/// matrix: shape [..., rows, input columns] in elements. Returns the
+/// physical members in order [packed weight, scale?, affine bias?]:
+///
+/// | format | weight shape (last axis) | weight dtype | companions |
+/// |---|---|---|---|
+/// | Dense | unchanged | member's | none |
+/// | Affine(g, b) | cols·b/32 (U32 words) | U32 | scale, bias [.., rows, cols/g], dtype
+/// companion_dtype else member's | | MxFp4 | cols·4/32 (U32 words) | U32 | scale [.., rows,
+/// cols/32], F8_E8M0 | | GgufIQuant | cols/values·bytes (bytes) | U8 | none | | E4M3BlockFp8(r, c)
+/// | unchanged | member's | scale [.., ceil(rows/r), ceil(cols/c)], companion_dtype else F32
+/// (float) / F8_E8M0 (ue8m0) |
+///
+/// Shardings are copied, except PartitionedSegments / Segmented on a
+/// remapped axis, whose bounds are divided (affine and MXFP4 weight by
+/// `32 / bits` in integer division, companions by the group; GGUF by the
+/// block values; block-FP8 scale by block rows on the row axis, then block
+/// columns on the column axis).
+///
+/// Errors, in the seed's order: Dense with companions (InvalidGroup); fewer
+/// than 2 axes (InvalidTensor); per format the companion checks
+/// (InvalidGroup), format validation (InvalidTensor with the format's
+/// text), alignment (InvalidTensor: `GGUF matrix T input c is not aligned to
+/// block b`, `packed matrix T input c is incompatible with group g and b
+/// bits`), segment remap (InvalidTensor `packed companion T segment s..e is
+/// not aligned to k`). Pure; thread-safe.
+Result<std::vector<ParameterMemberSpec>> expand_linear_format_member(
+    const ParameterMemberSpec& source, const LinearFormatSpec& declaration);
+
+/// The declaration of one member: a spec, nullopt when the member is not
+/// an encoded linear matrix, or an error that stops the expansion.
+using LinearFormatDeclaration =
+    std::function<Result<std::optional<LinearFormatSpec>>(const ParameterMemberSpec&)>;
+
+/// Expands one group: each member is replaced by its expansion when
+/// `declaration` returns a spec. A group where `declaration` returned a
+/// spec for at least one member is rebuilt, keeping its name, role and
+/// scope: a partitioned group by partitioned_group_with_preferred_units with
+/// its old units as preferred, an unpartitioned one by
+/// ParameterGroupSpec::create. Other groups are returned unchanged
+/// (interchange §1: only groups with format members are rebuilt).
+/// `declaration` is called once per member in member order until an error.
+Result<ParameterGroupSpec> expand_linear_format_group(const ParameterGroupSpec& group,
+                                                      const LinearFormatDeclaration& declaration);
+
+/// Seed `expand_linear_format_parameter_groups`: expand_linear_format_group
+/// for every group in order; the first error wins. `declaration` is called
+/// once per member, in group then member order, until an error.
+Result<std::vector<ParameterGroupSpec>> expand_linear_format_parameter_groups(
+    std::vector<ParameterGroupSpec> groups, const LinearFormatDeclaration& declaration);
+
+}  // namespace eredu
