@@ -33,6 +33,9 @@
 #endif
 
 #include "core/text.hpp"
+#include "format/ggml.hpp"
+#include "interchange/format_declaration.hpp"
+#include "plan/expand.hpp"
 
 namespace eredu {
 namespace {
@@ -598,6 +601,12 @@ simdjson::error_code read_file(const std::string& path, PaddedInput& input) {
   return simdjson::SUCCESS;
 }
 
+// A member's `format` declaration, by member position in its group.
+struct MemberFormat {
+  std::size_t member = 0;
+  FormatDeclaration declaration;
+};
+
 // Streams the document once into the specs, keeping the first structure
 // error of the top level, of `model` and of `groups` apart so they can be
 // reported in the §1 order after the whole text proved to be valid JSON.
@@ -619,10 +628,14 @@ class Loader {
   Result<std::optional<MemberSharding>> read_sharding(od::value value, const Path& path,
                                                       FirstError& member_error);
   Result<GroupScope> read_scope(od::value value, const Path& path, FirstError& group_error);
+  Result<std::optional<FormatDeclaration>> read_format(od::value value, const Path& path,
+                                                       FirstError& member_error);
   Result<void> check_schema() const;
 
   void release_consumed(od::value& value);
   Result<std::shared_ptr<const ModelDescription>> build_model();
+  Result<ParameterGroupSpec> expand_formats(ModelBuilder& builder, ParameterGroupSpec group,
+                                            std::vector<MemberFormat> formats) const;
 
   std::optional<std::string> schema_;
   // The part of the input not yet handed back by release_consumed.
@@ -635,11 +648,15 @@ class Loader {
   bool groups_seen_ = false;
   ModelInfo info_;
   std::vector<ParameterGroupSpec> groups_;
+  // The `format` declarations of the groups that have any, by group index
+  // (ascending); empty for descriptions without formats.
+  std::vector<std::pair<std::size_t, std::vector<MemberFormat>>> formats_;
   std::optional<Error> group_build_error_;  // stops building further groups
   // Scratch buffers reused for every member, so specs get exact-size storage.
   std::vector<ParameterMemberSpec> members_scratch_;
   std::vector<std::uint64_t> shape_scratch_;
   std::vector<IndexRange> segments_scratch_;
+  std::vector<MemberFormat> formats_scratch_;
 };
 
 Result<void> Loader::parse(const PaddedInput& text) {
@@ -677,11 +694,36 @@ Result<std::shared_ptr<const ModelDescription>> Loader::build() && {
 
 Result<std::shared_ptr<const ModelDescription>> Loader::build_model() {
   EREDU_TRY(builder, ModelBuilder::create(std::move(info_)));
-  for (ParameterGroupSpec& group : groups_) {
-    EREDU_TRY(builder.add_group(std::move(group)));
+  auto formats = formats_.begin();
+  for (std::size_t index = 0; index < groups_.size(); ++index) {
+    ParameterGroupSpec& group = groups_[index];
+    if (formats != formats_.end() && formats->first == index) {
+      EREDU_TRY(expanded, expand_formats(builder, std::move(group), std::move(formats->second)));
+      ++formats;
+      EREDU_TRY(builder.add_group(std::move(expanded)));
+    } else {
+      EREDU_TRY(builder.add_group(std::move(group)));
+    }
   }
   if (group_build_error_) return outcome::failure(std::move(*group_build_error_));
   return std::move(builder).finish();
+}
+
+// Step 4 for a group with `format` members (interchange §1): its scope, then
+// every format's construction in member order, then the seed's expansion.
+Result<ParameterGroupSpec> Loader::expand_formats(ModelBuilder& builder, ParameterGroupSpec group,
+                                                  std::vector<MemberFormat> formats) const {
+  EREDU_TRY(builder.check_scope(group));
+  std::vector<std::optional<LinearFormatSpec>> specs(group.members().size());
+  for (const MemberFormat& format : formats) {
+    EREDU_TRY(spec, construct_linear_format(format.declaration));
+    specs[format.member] = std::move(spec);
+  }
+  std::size_t position = 0;
+  return expand_linear_format_group(
+      group, [&](const ParameterMemberSpec&) -> Result<std::optional<LinearFormatSpec>> {
+        return specs[position++];
+      });
 }
 
 Result<void> Loader::read_root(od::document& document) {
@@ -816,6 +858,7 @@ Result<void> Loader::read_group(od::value value, const Path& path) {
   GroupScope scope;
   bool members_seen = false;
   members_scratch_.clear();
+  formats_scratch_.clear();
   static constexpr std::array<std::string_view, 5> kNames{"name", "role", "partition_units",
                                                           "scope", "members"};
   if (is_object) {
@@ -882,6 +925,12 @@ Result<void> Loader::read_group(od::value value, const Path& path) {
     group_build_error_ = std::move(group).error();
     return outcome::success();
   }
+  if (!formats_scratch_.empty()) {
+    formats_.emplace_back(
+        groups_.size(), std::vector<MemberFormat>(std::make_move_iterator(formats_scratch_.begin()),
+                                                  std::make_move_iterator(formats_scratch_.end())));
+    formats_scratch_.clear();
+  }
   groups_.push_back(std::move(group).value());
   return outcome::success();
 }
@@ -898,6 +947,7 @@ Result<void> Loader::read_member(od::value value, const Path& path, FirstError& 
   bool shape_seen = false;
   std::optional<Dtype> dtype;
   std::optional<MemberSharding> sharding;
+  std::optional<FormatDeclaration> format;
   shape_scratch_.clear();
   static constexpr std::array<std::string_view, 5> kNames{"target", "shape", "dtype", "sharding",
                                                           "format"};
@@ -938,12 +988,9 @@ Result<void> Loader::read_member(od::value value, const Path& path, FirstError& 
             return outcome::success();
           }
           default: {
-            EREDU_TRY(type, type_of(field, at));
-            if (type != od::json_type::null) {
-              error.note(rank, fmt::format("{}: member formats are not supported by this version",
-                                           at.str()));
-            }
-            return validate(field, at);
+            EREDU_TRY(parsed, read_format(field, at, error));
+            format = std::move(parsed);
+            return outcome::success();
           }
         }
       }));
@@ -955,6 +1002,7 @@ Result<void> Loader::read_member(od::value value, const Path& path, FirstError& 
     group_error.note(0, error.take());
     return outcome::success();
   }
+  if (format) formats_scratch_.push_back({members_scratch_.size(), std::move(*format)});
   members_scratch_.emplace_back(
       std::string(*target),
       std::vector<std::uint64_t>(shape_scratch_.begin(), shape_scratch_.end()),
@@ -1055,6 +1103,154 @@ Result<std::optional<MemberSharding>> Loader::read_sharding(od::value value, con
   if (is_segment_kind(*kind))
     sharding.segments.assign(segments_scratch_.begin(), segments_scratch_.end());
   return std::optional<MemberSharding>{std::move(sharding)};
+}
+
+// Which `format` fields each kind takes (bit = field index of kNames below);
+// `companion_dtype` is optional where allowed, the others are required.
+constexpr std::uint32_t kCompanionDtypeBit = 1u << 8;
+std::uint32_t format_fields(LinearFormatKind kind) {
+  switch (kind) {
+    case LinearFormatKind::Dense:
+      return 0;
+    case LinearFormatKind::Affine:  // group_size, bits, scale, bias
+      return (1u << 1) | (1u << 2) | (1u << 6) | (1u << 7) | kCompanionDtypeBit;
+    case LinearFormatKind::MxFp4:  // scale
+      return 1u << 6;
+    case LinearFormatKind::GgufIQuant:  // ggml_type
+      return 1u << 3;
+    case LinearFormatKind::E4M3BlockFp8:  // block, scale_encoding, scale
+      return (1u << 4) | (1u << 5) | (1u << 6) | kCompanionDtypeBit;
+  }
+  return 0;
+}
+
+Result<std::optional<FormatDeclaration>> Loader::read_format(od::value value, const Path& path,
+                                                             FirstError& member_error) {
+  constexpr unsigned kRank = 5;  // of `format` inside a member
+  FirstError error;
+  EREDU_TRY(is_object, expect(value, od::json_type::object, "an object", path, member_error, kRank,
+                              Null::Absent));
+  if (!is_object) return std::optional<FormatDeclaration>{};
+  static constexpr std::array<std::string_view, 9> kNames{
+      "kind",           "group_size", "bits", "ggml_type",      "block",
+      "scale_encoding", "scale",      "bias", "companion_dtype"};
+  std::optional<LinearFormatKind> kind;
+  FormatDeclaration declaration;
+  std::uint32_t present = 0;
+  EREDU_TRY(for_each_field(
+      value, path, kNames, error,
+      [&](std::size_t index, od::value field, const Path& at) -> Result<void> {
+        const auto rank = static_cast<unsigned>(index + 1);
+        EREDU_TRY(type, type_of(field, at));
+        if (type != od::json_type::null) present |= 1u << index;
+        switch (index) {
+          case 0: {
+            EREDU_TRY(text, read_string(field, at, error, rank));
+            if (!text) return outcome::success();
+            kind = parse_linear_format_kind(*text);
+            if (!kind) {
+              error.note(rank,
+                         fmt::format("{}: unknown format kind {}", at.str(), debug_quoted(*text)));
+            }
+            return outcome::success();
+          }
+          case 1:
+          case 2: {
+            EREDU_TRY(number, read_uint(field, at, error, rank, Null::Absent));
+            (index == 1 ? declaration.group_size : declaration.bits) = number.value_or(0);
+            return outcome::success();
+          }
+          case 3: {  // a ggml name or code
+            if (type == od::json_type::string) {
+              EREDU_TRY(text, read_string(field, at, error, rank));
+              const auto code = ggml_code_from_name(*text);
+              if (!code) {
+                error.note(rank,
+                           fmt::format("{}: unknown GGML type {}", at.str(), debug_quoted(*text)));
+              }
+              declaration.ggml_type = code.value_or(0);
+              return outcome::success();
+            }
+            if (type != od::json_type::number) {
+              EREDU_TRY(expect(field, od::json_type::number, "a GGML type name or code", at, error,
+                               rank, Null::Absent));
+              return outcome::success();
+            }
+            EREDU_TRY(number, read_uint(field, at, error, rank, Null::Absent));
+            declaration.ggml_type = number.value_or(0);
+            return outcome::success();
+          }
+          case 4: {  // [rows, columns]
+            EREDU_TRY(is_array, expect(field, od::json_type::array, "a [rows, columns] array", at,
+                                       error, rank, Null::Absent));
+            if (!is_array) return outcome::success();
+            std::size_t count = 0;
+            EREDU_TRY(for_each_item(
+                field, at, [&](od::value item, const Path& item_path) -> Result<void> {
+                  EREDU_TRY(number, read_uint(item, item_path, error, rank, Null::Rejected));
+                  if (count == 0) declaration.block_rows = number.value_or(0);
+                  if (count == 1) declaration.block_columns = number.value_or(0);
+                  ++count;
+                  return outcome::success();
+                }));
+            if (count != 2) {
+              error.note(rank, fmt::format("{}: expected a [rows, columns] pair, found {} elements",
+                                           at.str(), count));
+            }
+            return outcome::success();
+          }
+          case 5: {
+            EREDU_TRY(text, read_string(field, at, error, rank));
+            if (!text) return outcome::success();
+            const auto encoding = parse_block_fp8_scale_encoding(*text);
+            if (!encoding) {
+              error.note(rank, fmt::format("{}: unknown scale encoding {}", at.str(),
+                                           debug_quoted(*text)));
+            }
+            declaration.scale_encoding = encoding.value_or(BlockFp8ScaleEncoding::FloatingPoint);
+            return outcome::success();
+          }
+          case 6:
+          case 7: {
+            EREDU_TRY(text, read_string(field, at, error, rank));
+            if (text) (index == 6 ? declaration.scale : declaration.bias) = std::string(*text);
+            return outcome::success();
+          }
+          default: {
+            EREDU_TRY(text, read_string(field, at, error, rank));
+            if (!text) return outcome::success();
+            declaration.companion_dtype = parse_dtype(*text);
+            if (!declaration.companion_dtype) {
+              error.note(rank, fmt::format("{}: unknown dtype {}", at.str(), debug_quoted(*text)));
+            }
+            return outcome::success();
+          }
+        }
+      }));
+  if (!kind) {
+    error.note(1, missing(path.field("kind")));
+  } else {
+    declaration.kind = *kind;
+    const std::uint32_t allowed = format_fields(*kind);
+    const std::uint32_t required = allowed & ~kCompanionDtypeBit;
+    const std::string_view name = linear_format_kind_name(*kind);
+    for (std::size_t index = 1; index < kNames.size(); ++index) {
+      const std::uint32_t bit = 1u << index;
+      const auto rank = static_cast<unsigned>(index + 1);
+      if ((required & bit) != 0 && (present & bit) == 0) {
+        error.note(rank, fmt::format("{}: required for format kind {}",
+                                     path.field(kNames[index]).str(), name));
+      } else if ((allowed & bit) == 0 && (present & bit) != 0) {
+        error.note(rank, fmt::format("{}: not allowed for format kind {}",
+                                     path.field(kNames[index]).str(), name));
+      }
+    }
+  }
+  if (error) {
+    member_error.note(kRank, error.take());
+    return std::optional<FormatDeclaration>{};
+  }
+  return std::optional<FormatDeclaration>{std::move(declaration)};
 }
 
 Result<GroupScope> Loader::read_scope(od::value value, const Path& path, FirstError& group_error) {

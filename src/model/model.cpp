@@ -64,9 +64,13 @@ Result<ModelBuilder> ModelBuilder::create(ModelInfo info) {
   return ModelBuilder(std::move(info));
 }
 
+Result<void> ModelBuilder::check_scope(const ParameterGroupSpec& group) const {
+  return eredu::check_scope(group, model_->info_);
+}
+
 Result<void> ModelBuilder::add_group(ParameterGroupSpec group) {
   ModelDescription& model = *model_;
-  EREDU_TRY(check_scope(group, model.info_));
+  EREDU_TRY(check_scope(group));
   const auto& members = group.members();
   if (members.size() > std::numeric_limits<std::uint32_t>::max() - model.members_.size() ||
       model.groups_.size() >= std::numeric_limits<std::uint32_t>::max()) {

@@ -75,6 +75,11 @@ class ModelBuilder {
   /// registered more than once").
   Result<void> add_group(ParameterGroupSpec group);
 
+  /// The first check of `add_group` alone: the group's scope lies inside
+  /// `layers` / `experts` when those are known (InvalidGroup). Lets a
+  /// loader report it before later checks of its own (interchange §1 step 4).
+  Result<void> check_scope(const ParameterGroupSpec& group) const;
+
   /// Sorts the target index and returns the finished description.
   Result<std::shared_ptr<const ModelDescription>> finish() &&;
 

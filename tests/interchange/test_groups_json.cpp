@@ -399,12 +399,6 @@ TEST_CASE("structure errors are Parse with a JSON pointer") {
   // Keys are escaped in pointers (RFC 6901).
   check_error(R"({"schema":"eredu.groups.v1","groups":[],"a/b~c":1})", Status::Parse,
               "/a~1b~0c: unknown field");
-
-  // Formats are not supported by this version.
-  check_error(with_member(R"("target":"t","shape":[4,64],"sharding":{"kind":"replicated"},)"
-                          R"("format":{"kind":"dense"})"),
-              Status::Parse,
-              "/groups/0/members/0/format: member formats are not supported by this version");
 }
 
 TEST_CASE("sharding fields must match the kind") {
