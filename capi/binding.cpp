@@ -1,0 +1,272 @@
+// eredu_weight_binding_* and eredu_static_unit_bindings_*: checkpoint weight
+// bindings (semantics §4.2-4.3) and seed 003 StaticUnitBindings.
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "firewall.hpp"
+#include "residency/binding.hpp"
+
+/// A built unit plus one C view of each binding's selection, made once so
+/// getters hand out borrowed pointers.
+struct eredu_static_unit_bindings {
+  eredu::StaticUnitBindings unit;
+  std::vector<eredu_tensor_selection> selections;
+};
+
+namespace eredu::capi {
+namespace {
+
+using Kind = TensorSelection::Kind;
+
+static_assert(EREDU_SELECTION_FULL == static_cast<int>(Kind::Full));
+static_assert(EREDU_SELECTION_RANGE == static_cast<int>(Kind::Range));
+static_assert(EREDU_SELECTION_INDICES == static_cast<int>(Kind::Indices));
+static_assert(EREDU_SELECTION_CONTIGUOUS == static_cast<int>(Kind::Contiguous));
+static_assert(kTensorSelectionKindCount == 4);
+
+constexpr const char* kKindNames[] = {"full", "range", "indices", "contiguous"};
+
+/// Names a field ("->name", "" for the descriptor itself) of one binding
+/// descriptor: "bindings[2]->name" in an array; for a lone descriptor the
+/// descriptor is `base` and its fields go by their own names ("name").
+class BindingField {
+ public:
+  BindingField(const char* base, std::optional<std::size_t> index) : base_(base), index_(index) {}
+  ArgumentName operator()(const char* field) const {
+    if (index_) return ArgumentName(base_, *index_, field);
+    return ArgumentName(*field == '\0' ? base_ : field + 2);  // skip "->"
+  }
+
+ private:
+  const char* base_;
+  std::optional<std::size_t> index_;
+};
+
+Result<void> unused_field(bool set, const ArgumentName& name, Kind kind) {
+  if (set) {
+    return failf(Status::InvalidArgument, "{} is set, but a {} selection does not use it",
+                 name.text(), kKindNames[static_cast<std::size_t>(kind)]);
+  }
+  return outcome::success();
+}
+
+Result<std::vector<std::uint64_t>> array_argument(const std::uint64_t* values, std::size_t count,
+                                                  const ArgumentName& name,
+                                                  const ArgumentName& count_name) {
+  EREDU_TRY(require_array(values, count, name));
+  EREDU_TRY(count_argument(count, sizeof(std::uint64_t), sizeof(std::uint64_t), count_name));
+  if (count == 0) return std::vector<std::uint64_t>{};
+  return std::vector<std::uint64_t>(values, values + count);
+}
+
+Result<TensorSelection> selection_argument(const eredu_tensor_selection* selection,
+                                           const BindingField& field) {
+  if (selection == nullptr) return TensorSelection::full();
+  EREDU_TRY(sized_argument(selection, field("->selection")));
+  if (selection->kind >= kTensorSelectionKindCount) {
+    return failf(Status::InvalidArgument, "unknown {} value {}", field("->selection->kind").text(),
+                 selection->kind);
+  }
+  const auto kind = static_cast<Kind>(selection->kind);
+  const bool range = kind == Kind::Range;
+  const bool indices = kind == Kind::Indices;
+  const bool contiguous = kind == Kind::Contiguous;
+  EREDU_TRY(
+      unused_field(!range && !indices && selection->axis != 0, field("->selection->axis"), kind));
+  EREDU_TRY(unused_field(!range && selection->start != 0, field("->selection->start"), kind));
+  EREDU_TRY(unused_field(!range && selection->end != 0, field("->selection->end"), kind));
+  EREDU_TRY(unused_field(!indices && (selection->indices != nullptr || selection->index_count != 0),
+                         field("->selection->indices"), kind));
+  EREDU_TRY(unused_field(!contiguous && selection->offset_elements != 0,
+                         field("->selection->offset_elements"), kind));
+  EREDU_TRY(unused_field(!contiguous && (selection->shape != nullptr || selection->ndim != 0),
+                         field("->selection->shape"), kind));
+  EREDU_TRY(index_values,
+            array_argument(selection->indices, selection->index_count,
+                           field("->selection->indices"), field("->selection->index_count")));
+  EREDU_TRY(shape, array_argument(selection->shape, selection->ndim, field("->selection->shape"),
+                                  field("->selection->ndim")));
+  return TensorSelection{kind,
+                         selection->axis,
+                         selection->start,
+                         selection->end,
+                         std::move(index_values),
+                         selection->offset_elements,
+                         std::move(shape)};
+}
+
+// A binding whose C fields are well-formed; the seed's checks come later.
+struct BindingArgument {
+  std::string_view name;
+  std::string_view checkpoint_key;
+  TensorSelection selection;
+  std::uint64_t expected_bytes = 0;
+  std::optional<std::string_view> logical_target;
+
+  Result<WeightBinding> build() const {
+    EREDU_TRY(binding, WeightBinding::create(std::string(name), std::string(checkpoint_key),
+                                             selection, expected_bytes));
+    if (!logical_target) return binding;
+    return binding.with_logical_target(std::string(*logical_target));
+  }
+};
+
+Result<BindingArgument> binding_argument(const eredu_weight_binding_desc* desc,
+                                         const BindingField& field) {
+  EREDU_TRY(sized_argument(desc, field("")));
+  EREDU_TRY(name, text_argument(desc->name, field("->name")));
+  EREDU_TRY(checkpoint_key, text_argument(desc->checkpoint_key, field("->checkpoint_key")));
+  EREDU_TRY(selection, selection_argument(desc->selection, field));
+  std::optional<std::string_view> logical_target;
+  if (desc->logical_target != nullptr) {
+    EREDU_TRY(target, text_argument(desc->logical_target, field("->logical_target")));
+    logical_target = target;
+  }
+  return BindingArgument{name, checkpoint_key, std::move(selection), desc->expected_bytes,
+                         logical_target};
+}
+
+eredu_tensor_selection selection_view(const TensorSelection& selection) {
+  eredu_tensor_selection view{};
+  view.struct_size = sizeof(eredu_tensor_selection);
+  view.kind = static_cast<eredu_selection_kind>(selection.kind);
+  view.axis = selection.axis;
+  view.start = selection.start;
+  view.end = selection.end;
+  view.indices = selection.indices.empty() ? nullptr : selection.indices.data();
+  view.index_count = selection.indices.size();
+  view.offset_elements = selection.offset_elements;
+  view.shape = selection.shape.empty() ? nullptr : selection.shape.data();
+  view.ndim = selection.shape.size();
+  return view;
+}
+
+/// Checks the handle, then hands it to `body`.
+template <class Body, class... Outs>
+eredu_status unit_getter(const eredu_static_unit_bindings* unit, eredu_error** error, Body&& body,
+                         Outs*... outs) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(unit, "unit"));
+        return body(*unit);
+      },
+      outs...);
+}
+
+}  // namespace
+}  // namespace eredu::capi
+
+// Defined at global scope: GCC gives extern "C" definitions inside a
+// namespace that namespace's (hidden) visibility.
+using namespace eredu;
+using namespace eredu::capi;
+
+extern "C" {
+
+eredu_status eredu_tensor_selection_init(eredu_tensor_selection* selection, eredu_error** error) {
+  return init_sized(selection, "selection", error);
+}
+
+eredu_status eredu_weight_binding_desc_init(eredu_weight_binding_desc* desc, eredu_error** error) {
+  return init_sized(desc, "desc", error);
+}
+
+eredu_status eredu_weight_binding_validate(const eredu_weight_binding_desc* desc,
+                                           eredu_error** error) {
+  return firewall(error, [&]() -> Result<void> {
+    EREDU_TRY(argument, binding_argument(desc, BindingField("desc", std::nullopt)));
+    EREDU_TRY(argument.build());
+    return outcome::success();
+  });
+}
+
+eredu_status eredu_static_unit_bindings_new(const char* id,
+                                            const eredu_weight_binding_desc* const* bindings,
+                                            size_t binding_count, eredu_static_unit_bindings** out,
+                                            eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(unit_id, text_argument(id, "id"));
+        EREDU_TRY(require_array(bindings, binding_count, "bindings"));
+        EREDU_TRY(count_argument(binding_count, sizeof(const eredu_weight_binding_desc*),
+                                 sizeof(WeightBinding), "binding_count"));
+        std::vector<BindingArgument> arguments;
+        arguments.reserve(binding_count);
+        for (std::size_t i = 0; i < binding_count; ++i) {
+          EREDU_TRY(argument, binding_argument(bindings[i], BindingField("bindings", i)));
+          arguments.push_back(std::move(argument));
+        }
+        EREDU_TRY(require(out, "out"));
+        // The seed builds every binding before the unit id.
+        std::vector<WeightBinding> built;
+        built.reserve(arguments.size());
+        for (const BindingArgument& argument : arguments) {
+          EREDU_TRY(binding, argument.build());
+          built.push_back(std::move(binding));
+        }
+        EREDU_TRY(unit, StaticUnitBindings::create(std::string(unit_id), std::move(built)));
+        auto handle = std::make_unique<eredu_static_unit_bindings>(
+            eredu_static_unit_bindings{std::move(unit), {}});
+        handle->selections.reserve(handle->unit.bindings().size());
+        for (const WeightBinding& binding : handle->unit.bindings()) {
+          handle->selections.push_back(selection_view(binding.selection()));
+        }
+        *out = handle.release();
+        return outcome::success();
+      },
+      out);
+}
+
+void eredu_static_unit_bindings_free(eredu_static_unit_bindings* unit) { delete unit; }
+
+eredu_status eredu_static_unit_bindings_id(const eredu_static_unit_bindings* unit, const char** out,
+                                           size_t* length, eredu_error** error) {
+  return unit_getter(
+      unit, error,
+      [&](const eredu_static_unit_bindings& handle) -> Result<void> {
+        EREDU_TRY(require(out, "out"));
+        *out = handle.unit.id().as_str().c_str();
+        if (length != nullptr) *length = handle.unit.id().as_str().size();
+        return outcome::success();
+      },
+      out, length);
+}
+
+eredu_status eredu_static_unit_bindings_count(const eredu_static_unit_bindings* unit, size_t* out,
+                                              eredu_error** error) {
+  return unit_getter(
+      unit, error,
+      [&](const eredu_static_unit_bindings& handle) -> Result<void> {
+        EREDU_TRY(require(out, "out"));
+        *out = handle.unit.bindings().size();
+        return outcome::success();
+      },
+      out);
+}
+
+eredu_status eredu_static_unit_bindings_binding(const eredu_static_unit_bindings* unit,
+                                                size_t index, eredu_weight_binding_desc* binding,
+                                                eredu_error** error) {
+  return unit_getter(
+      unit, error,
+      [&](const eredu_static_unit_bindings& handle) -> Result<void> {
+        EREDU_TRY(sized_argument(binding, "binding"));
+        EREDU_TRY(index_argument(index, handle.unit.bindings().size(), "index"));
+        const WeightBinding& source = handle.unit.bindings()[index];
+        binding->name = source.name().c_str();
+        binding->checkpoint_key = source.checkpoint_key().c_str();
+        binding->selection = &handle.selections[index];
+        binding->expected_bytes = source.expected_bytes();
+        binding->logical_target =
+            source.logical_target() ? source.logical_target()->c_str() : nullptr;
+        return outcome::success();
+      },
+      binding);
+}
+
+}  // extern "C"

@@ -1,0 +1,245 @@
+// eredu_offload_*: the offload core (semantics §3) built from C descriptors.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/text.hpp"
+#include "firewall.hpp"
+#include "residency/offload.hpp"
+
+struct eredu_offload_plan {
+  eredu::OffloadPlan plan;
+};
+
+namespace eredu::capi {
+namespace {
+
+// The C constants are the core's enum values.
+static_assert(EREDU_MEMORY_TIER_DEVICE == static_cast<int>(MemoryTier::Device));
+static_assert(EREDU_MEMORY_TIER_HOST == static_cast<int>(MemoryTier::Host));
+static_assert(EREDU_MEMORY_TIER_DISK == static_cast<int>(MemoryTier::Disk));
+static_assert(kMemoryTierCount == 3);
+static_assert(EREDU_RESIDENCY_POLICY_PINNED == static_cast<int>(ResidencyPolicy::Pinned));
+static_assert(EREDU_RESIDENCY_POLICY_WINDOWED == static_cast<int>(ResidencyPolicy::Windowed));
+static_assert(EREDU_RESIDENCY_POLICY_CACHEABLE == static_cast<int>(ResidencyPolicy::Cacheable));
+static_assert(kResidencyPolicyCount == 3);
+static_assert(EREDU_EVICTION_LEAST_RECENTLY_USED ==
+              static_cast<int>(CacheEvictionPolicy::LeastRecentlyUsed));
+static_assert(EREDU_EVICTION_LEAST_FREQUENTLY_USED ==
+              static_cast<int>(CacheEvictionPolicy::LeastFrequentlyUsed));
+static_assert(kCacheEvictionPolicyCount == 2);
+
+// A config whose C fields are well-formed; the seed's check comes later.
+struct ConfigArgument {
+  std::optional<std::uint64_t> device_budget_bytes;
+  std::optional<std::uint64_t> host_budget_bytes;
+  std::uint64_t prefetch_depth = 1;
+  CacheEvictionPolicy eviction_policy = CacheEvictionPolicy::LeastRecentlyUsed;
+
+  Result<OffloadConfig> build() const {
+    EREDU_TRY(config,
+              OffloadConfig::create(device_budget_bytes, host_budget_bytes, prefetch_depth));
+    return config.with_eviction_policy(eviction_policy);
+  }
+};
+
+Result<ConfigArgument> config_argument(const eredu_offload_config* config) {
+  if (config == nullptr) return ConfigArgument{};
+  EREDU_TRY(sized_argument(config, "config"));
+  EREDU_TRY(has_device, flag_argument(config->has_device_budget, "config->has_device_budget"));
+  EREDU_TRY(has_host, flag_argument(config->has_host_budget, "config->has_host_budget"));
+  EREDU_TRY(eviction, enum_argument(cache_eviction_policy_from_value(config->eviction_policy),
+                                    config->eviction_policy, "config->eviction_policy"));
+  return ConfigArgument{has_device ? std::optional(config->device_budget_bytes) : std::nullopt,
+                        has_host ? std::optional(config->host_budget_bytes) : std::nullopt,
+                        config->prefetch_depth, eviction};
+}
+
+struct UnitArgument {
+  std::string_view id;
+  std::uint64_t bytes;
+  ResidencyPolicy policy;
+  MemoryTier tier;
+};
+
+Result<UnitArgument> unit_argument(const eredu_offload_unit_desc* const* units, std::size_t index) {
+  const eredu_offload_unit_desc* desc = units[index];
+  const auto field = [index](const char* name) { return ArgumentName("units", index, name); };
+  EREDU_TRY(sized_argument(desc, field("")));
+  EREDU_TRY(id, text_argument(desc->id, field("->id")));
+  EREDU_TRY(policy, enum_argument(residency_policy_from_value(desc->policy), desc->policy,
+                                  field("->policy")));
+  EREDU_TRY(tier, enum_argument(memory_tier_from_value(desc->tier), desc->tier, field("->tier")));
+  return UnitArgument{id, desc->bytes, policy, tier};
+}
+
+Result<std::vector<UnitArgument>> units_argument(const eredu_offload_unit_desc* const* units,
+                                                 std::size_t count) {
+  EREDU_TRY(require_array(units, count, "units"));
+  EREDU_TRY(count_argument(count, sizeof(const eredu_offload_unit_desc*), sizeof(OffloadUnitSpec),
+                           "unit_count"));
+  std::vector<UnitArgument> arguments;
+  arguments.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    EREDU_TRY(argument, unit_argument(units, i));
+    arguments.push_back(argument);
+  }
+  return arguments;
+}
+
+// Project decision 10: the config, then each unit in input order, then the plan.
+Result<OffloadPlan> build_plan(const ConfigArgument& config_argument,
+                               const std::vector<UnitArgument>& unit_arguments) {
+  EREDU_TRY(config, config_argument.build());
+  std::vector<OffloadUnitSpec> specs;
+  specs.reserve(unit_arguments.size());
+  for (const UnitArgument& unit : unit_arguments) {
+    EREDU_TRY(id, OffloadUnitId::create(std::string(unit.id)));
+    EREDU_TRY(spec, OffloadUnitSpec::create(std::move(id), unit.bytes, unit.policy, unit.tier));
+    specs.push_back(std::move(spec));
+  }
+  return OffloadPlan::create(config, std::move(specs));
+}
+
+void config_out(const OffloadConfig& config, eredu_offload_config* out) {
+  out->has_device_budget = config.device_budget_bytes().has_value() ? 1 : 0;
+  out->device_budget_bytes = config.device_budget_bytes().value_or(0);
+  out->has_host_budget = config.host_budget_bytes().has_value() ? 1 : 0;
+  out->host_budget_bytes = config.host_budget_bytes().value_or(0);
+  out->prefetch_depth = config.prefetch_depth();
+  out->eviction_policy = static_cast<eredu_eviction_policy>(config.eviction_policy());
+}
+
+/// Checks the plan, then hands it to `body`.
+template <class Body, class... Outs>
+eredu_status plan_getter(const eredu_offload_plan* plan, eredu_error** error, Body&& body,
+                         Outs*... outs) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(plan, "plan"));
+        return body(plan->plan);
+      },
+      outs...);
+}
+
+}  // namespace
+}  // namespace eredu::capi
+
+// Defined at global scope: GCC gives extern "C" definitions inside a
+// namespace that namespace's (hidden) visibility.
+using namespace eredu;
+using namespace eredu::capi;
+
+extern "C" {
+
+eredu_status eredu_offload_config_init(eredu_offload_config* config, eredu_error** error) {
+  return firewall(error, [&]() -> Result<void> {
+    EREDU_TRY(require(config, "config"));
+    *config = eredu_offload_config{};
+    config_out(OffloadConfig{}, config);
+    config->struct_size = sizeof(eredu_offload_config);
+    return outcome::success();
+  });
+}
+
+eredu_status eredu_offload_unit_desc_init(eredu_offload_unit_desc* desc, eredu_error** error) {
+  return init_sized(desc, "desc", error);
+}
+
+eredu_status eredu_offload_plan_new(const eredu_offload_config* config,
+                                    const eredu_offload_unit_desc* const* units, size_t unit_count,
+                                    eredu_offload_plan** out, eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(config_arguments, config_argument(config));
+        EREDU_TRY(unit_arguments, units_argument(units, unit_count));
+        EREDU_TRY(require(out, "out"));
+        EREDU_TRY(plan, build_plan(config_arguments, unit_arguments));
+        *out = new eredu_offload_plan{std::move(plan)};
+        return outcome::success();
+      },
+      out);
+}
+
+void eredu_offload_plan_free(eredu_offload_plan* plan) { delete plan; }
+
+eredu_status eredu_offload_plan_validate(const eredu_offload_plan* plan, eredu_error** error) {
+  return plan_getter(plan, error, [](const OffloadPlan& built) { return built.validate(); });
+}
+
+eredu_status eredu_offload_plan_config(const eredu_offload_plan* plan, eredu_offload_config* config,
+                                       eredu_error** error) {
+  return plan_getter(
+      plan, error,
+      [&](const OffloadPlan& built) -> Result<void> {
+        EREDU_TRY(sized_argument(config, "config"));
+        config_out(built.config(), config);
+        return outcome::success();
+      },
+      config);
+}
+
+eredu_status eredu_offload_plan_unit_count(const eredu_offload_plan* plan, size_t* out,
+                                           eredu_error** error) {
+  return plan_getter(
+      plan, error,
+      [&](const OffloadPlan& built) -> Result<void> {
+        EREDU_TRY(require(out, "out"));
+        *out = built.units().size();
+        return outcome::success();
+      },
+      out);
+}
+
+eredu_status eredu_offload_plan_unit(const eredu_offload_plan* plan, size_t index,
+                                     eredu_offload_unit_desc* unit, eredu_error** error) {
+  return plan_getter(
+      plan, error,
+      [&](const OffloadPlan& built) -> Result<void> {
+        EREDU_TRY(sized_argument(unit, "unit"));
+        EREDU_TRY(index_argument(index, built.units().size(), "index"));
+        const OffloadUnitSpec& spec = built.units()[index];
+        unit->id = spec.id().as_str().c_str();
+        unit->bytes = spec.bytes();
+        unit->policy = static_cast<eredu_residency_policy>(spec.policy());
+        unit->tier = static_cast<eredu_memory_tier>(spec.tier());
+        return outcome::success();
+      },
+      unit);
+}
+
+eredu_status eredu_offload_plan_find_unit(const eredu_offload_plan* plan, const char* id,
+                                          size_t* out, eredu_error** error) {
+  return plan_getter(
+      plan, error,
+      [&](const OffloadPlan& built) -> Result<void> {
+        EREDU_TRY(key, text_argument(id, "id"));
+        EREDU_TRY(require(out, "out"));
+        const OffloadUnitSpec* found = built.unit(key);
+        if (found == nullptr) {
+          return failf(Status::NotFound, "the offload plan has no unit {}", debug_quoted(key));
+        }
+        *out = static_cast<std::size_t>(found - built.units().data());
+        return outcome::success();
+      },
+      out);
+}
+
+eredu_status eredu_offload_plan_planned_bytes(const eredu_offload_plan* plan,
+                                              eredu_memory_tier tier, uint64_t* out,
+                                              eredu_error** error) {
+  return plan_getter(
+      plan, error,
+      [&](const OffloadPlan& built) -> Result<void> {
+        EREDU_TRY(value, enum_argument(memory_tier_from_value(tier), tier, "tier"));
+        EREDU_TRY(require(out, "out"));
+        *out = built.planned_bytes().get(value);
+        return outcome::success();
+      },
+      out);
+}
+
+}  // extern "C"

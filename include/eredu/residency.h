@@ -1,0 +1,591 @@
+/*
+ * eredu/residency.h: the offload core (semantics section 3: memory tiers,
+ * unit policies, OffloadConfig, the validated OffloadPlan), checkpoint weight
+ * bindings and StaticUnitBindings, seed 003's DenseTransferSchedule cursor
+ * and the ParameterBankKey residency unit id.
+ *
+ * The weight-residency policies themselves (WeightResidency and its options)
+ * and eredu_residency_validate are declared in eredu/residency_policy.h.
+ *
+ * Thread-safety: offload plans and static unit bindings are immutable once
+ * built; any number of threads may read one at once. A dense transfer
+ * schedule is a single-threaded cursor: calls on one schedule must not
+ * overlap, but it may move between threads. Descriptor structs are plain
+ * caller memory.
+ */
+#ifndef EREDU_RESIDENCY_H
+#define EREDU_RESIDENCY_H
+
+#include <eredu/types.h>
+
+/* ---- eredu_memory_tier: seed MemoryTier (ordered Device < Host < Disk) - */
+
+#define EREDU_MEMORY_TIER_DEVICE 0
+#define EREDU_MEMORY_TIER_HOST 1
+#define EREDU_MEMORY_TIER_DISK 2
+
+/* ---- eredu_residency_policy: seed ResidencyPolicy --------------------- */
+
+/** Resident for the whole lifetime; never on EREDU_MEMORY_TIER_DISK. */
+#define EREDU_RESIDENCY_POLICY_PINNED 0
+/** Resident only within a bounded execution window. */
+#define EREDU_RESIDENCY_POLICY_WINDOWED 1
+/** Retained or evicted as the cache policy permits. */
+#define EREDU_RESIDENCY_POLICY_CACHEABLE 2
+
+/* ---- eredu_eviction_policy: seed CacheEvictionPolicy ------------------ */
+
+/** Evict the least recently used copy first (the default). */
+#define EREDU_EVICTION_LEAST_RECENTLY_USED 0
+/** Evict the least frequently used copy first (ties: recency, unit id). */
+#define EREDU_EVICTION_LEAST_FREQUENTLY_USED 1
+
+/* ---- eredu_selection_kind: TensorSelection variants ------------------- */
+
+/** The whole tensor. */
+#define EREDU_SELECTION_FULL 0
+/** The half-open range [start, end) of `axis`. */
+#define EREDU_SELECTION_RANGE 1
+/** The listed indices of `axis`, in caller order. */
+#define EREDU_SELECTION_INDICES 2
+/** One row-major scalar span from `offset_elements`, re-exposed as `shape`. */
+#define EREDU_SELECTION_CONTIGUOUS 3
+
+/** Current plus next unit retained by dense streamed execution (seed 003
+ * DENSE_TRANSFER_WINDOW). */
+#define EREDU_DENSE_TRANSFER_WINDOW 2
+/** Default bound of cached checkpoint shards/readers (semantics 4.1). */
+#define EREDU_DEFAULT_MAX_CACHED_SHARDS 4
+
+/**
+ * Seed OffloadConfig. Fill with eredu_offload_config_init(): no budgets,
+ * prefetch depth 1, EREDU_EVICTION_LEAST_RECENTLY_USED.
+ */
+struct eredu_offload_config {
+  /** sizeof(eredu_offload_config), set by eredu_offload_config_init. */
+  uint32_t struct_size;
+  /** 1 when the device tier has a budget, 0 for unbounded. */
+  uint8_t has_device_budget;
+  /** Device budget in bytes; 0 forbids any unit on the device tier.
+   * Ignored when has_device_budget is 0. */
+  uint64_t device_budget_bytes;
+  /** 1 when the host tier has a budget, 0 for unbounded. */
+  uint8_t has_host_budget;
+  /** Host budget in bytes; ignored when has_host_budget is 0. */
+  uint64_t host_budget_bytes;
+  /** Units the executor may prefetch ahead; 0 is
+   * EREDU_E_ZERO_PREFETCH_DEPTH. */
+  uint64_t prefetch_depth;
+  /** An EREDU_EVICTION_* value. */
+  eredu_eviction_policy eviction_policy;
+};
+
+/**
+ * Seed OffloadUnitSpec: one atomic residency unit. Fill with
+ * eredu_offload_unit_desc_init() (id NULL, 0 bytes, PINNED, DEVICE).
+ */
+struct eredu_offload_unit_desc {
+  /** sizeof(eredu_offload_unit_desc), set by eredu_offload_unit_desc_init. */
+  uint32_t struct_size;
+  /** Unit identifier: NUL-terminated UTF-8, non-blank (Rust trim). */
+  const char *id;
+  /** Unit size in bytes, at least 1. */
+  uint64_t bytes;
+  /** An EREDU_RESIDENCY_POLICY_* value. */
+  eredu_residency_policy policy;
+  /** An EREDU_MEMORY_TIER_* value. */
+  eredu_memory_tier tier;
+};
+
+/**
+ * TensorSelection: which elements of a checkpoint tensor a binding reads.
+ * Plain data: a checkpoint store validates it against the tensor's shape,
+ * eredu does not. Fill with eredu_tensor_selection_init() (FULL, zeroes);
+ * the fields a kind does not use must stay 0/NULL.
+ */
+struct eredu_tensor_selection {
+  /** sizeof(eredu_tensor_selection), set by eredu_tensor_selection_init. */
+  uint32_t struct_size;
+  /** An EREDU_SELECTION_* value. */
+  eredu_selection_kind kind;
+  /** RANGE and INDICES: the selected axis (0-based). */
+  uint64_t axis;
+  /** RANGE: first selected element of `axis`. */
+  uint64_t start;
+  /** RANGE: one past the last selected element of `axis`. */
+  uint64_t end;
+  /** INDICES: `index_count` element indices of `axis`, in caller order;
+   * may be NULL when index_count is 0. */
+  const uint64_t *indices;
+  /** INDICES: number of indices. */
+  size_t index_count;
+  /** CONTIGUOUS: row-major offset of the span, in elements. */
+  uint64_t offset_elements;
+  /** CONTIGUOUS: the span's shape, `ndim` values in elements, outermost
+   * first; may be NULL when ndim is 0. */
+  const uint64_t *shape;
+  /** CONTIGUOUS: number of axes of `shape`. */
+  size_t ndim;
+};
+
+/**
+ * WeightBinding (direct binding): a named weight read from one checkpoint
+ * key. Fill with eredu_weight_binding_desc_init() (all NULL/0).
+ */
+struct eredu_weight_binding_desc {
+  /** sizeof(eredu_weight_binding_desc), set by eredu_weight_binding_desc_init. */
+  uint32_t struct_size;
+  /** Binding name: NUL-terminated UTF-8, non-blank. */
+  const char *name;
+  /** Checkpoint tensor key: NUL-terminated UTF-8, non-blank. */
+  const char *checkpoint_key;
+  /** The selection, or NULL for EREDU_SELECTION_FULL. */
+  const eredu_tensor_selection *selection;
+  /** Bytes the binding reads, at least 1. */
+  uint64_t expected_bytes;
+  /** Optional logical target: NULL for none, else NUL-terminated UTF-8,
+   * non-blank. */
+  const char *logical_target;
+};
+
+EREDU_BEGIN_DECLS
+
+/* ---- Offload plans ----------------------------------------------------- */
+
+/**
+ * Fills `config` with the seed's OffloadConfig::default(): struct_size set,
+ * no device or host budget, prefetch_depth 1, LRU eviction.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when config is NULL.
+ * Thread-safe. Semantics 3.3 OffloadConfig.
+ */
+EREDU_API eredu_status eredu_offload_config_init(eredu_offload_config *config, eredu_error **error);
+
+/**
+ * Fills `desc` with struct_size set, id NULL, bytes 0,
+ * EREDU_RESIDENCY_POLICY_PINNED, EREDU_MEMORY_TIER_DEVICE.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when desc is NULL.
+ * Thread-safe. Semantics 3.4 OffloadUnitSpec.
+ */
+EREDU_API eredu_status eredu_offload_unit_desc_init(eredu_offload_unit_desc *desc,
+                                                    eredu_error **error);
+
+/**
+ * Builds a validated offload plan in one atomic call (seed OffloadPlan::new
+ * over OffloadConfig::new and one OffloadUnitSpec::new per unit).
+ * Everything is copied: descriptors and strings may be released as soon as
+ * the call returns.
+ *
+ * Order of checks (project decision 10): argument checks in parameter order
+ * (NULL pointers, struct_size, flags, enum values, UTF-8); then the config
+ * (prefetch depth 0); then each unit in input order (blank id, 0 bytes,
+ * PINNED on DISK); then the units are stable-sorted byte-wise by id and
+ * checked for the smallest duplicated id, a per-tier byte total that
+ * overflows 64 bits (totals summed in sorted order), the device budget, then
+ * the host budget. The disk tier has no budget.
+ *
+ * @param config     the budgets, or NULL for eredu_offload_config_init's
+ *                   defaults.
+ * @param units      `unit_count` pointers to descriptors, in any order; may
+ *                   be NULL when unit_count is 0 (an empty plan is valid).
+ * @param unit_count number of units; more than PTRDIFF_MAX bytes of pointers
+ *                   is EREDU_E_INVALID_ARGUMENT.
+ * @param out        receives the new plan (owned; free it with
+ *                   eredu_offload_plan_free), NULL on failure.
+ * @param error      optional error slot.
+ * @return EREDU_OK;
+ *   EREDU_E_NULL_ARGUMENT (out, NULL units with a nonzero unit_count, a
+ *   NULL element, a NULL id);
+ *   EREDU_E_INVALID_ARGUMENT (wrong struct_size, a has_* flag other than
+ *   0/1, unknown eviction policy, residency policy or tier, invalid UTF-8,
+ *   unit_count too large for any array);
+ *   EREDU_E_ZERO_PREFETCH_DEPTH ("offload prefetch depth must be nonzero");
+ *   EREDU_E_EMPTY_UNIT_ID ("offload unit identifiers must not be empty");
+ *   EREDU_E_ZERO_SIZED_UNIT ("offload unit ID must contain at least one
+ *   byte");
+ *   EREDU_E_CONTRADICTORY_ASSIGNMENT ("offload unit ID has contradictory
+ *   Pinned/Disk assignment: pinned units must be assigned to a resident
+ *   memory tier");
+ *   EREDU_E_DUPLICATE_UNIT_ID ("duplicate offload unit identifier: ID");
+ *   EREDU_E_BYTE_TOTAL_OVERFLOW ("planned byte total overflowed for the
+ *   Host tier");
+ *   EREDU_E_BUDGET_EXCEEDED ("planned 10 bytes for the Device tier exceed
+ *   its 9-byte budget");
+ *   EREDU_E_OUT_OF_MEMORY (also, before allocating, a unit_count whose copy
+ *   would need more than 1 TiB).
+ * Thread-safe. Semantics 3.3-3.6 OffloadConfig, OffloadUnitSpec,
+ * OffloadPlan, OffloadError.
+ */
+EREDU_API eredu_status eredu_offload_plan_new(const eredu_offload_config *config,
+                                              const eredu_offload_unit_desc *const *units,
+                                              size_t unit_count, eredu_offload_plan **out,
+                                              eredu_error **error);
+
+/**
+ * Releases a plan. NULL is a no-op. Not thread-safe with concurrent readers
+ * of the same plan.
+ */
+EREDU_API void eredu_offload_plan_free(eredu_offload_plan *plan);
+
+/**
+ * Re-runs the plan's validation (seed OffloadPlan::validate); a built plan
+ * always passes.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan).
+ * Thread-safe. Semantics 3.5 OffloadPlan::validate.
+ */
+EREDU_API eredu_status eredu_offload_plan_validate(const eredu_offload_plan *plan,
+                                                   eredu_error **error);
+
+/**
+ * The plan's configuration.
+ *
+ * @param config caller struct initialized with eredu_offload_config_init;
+ *               receives the budgets (has_* 0 when unbounded), the prefetch
+ *               depth and the eviction policy.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan, config);
+ *         EREDU_E_INVALID_ARGUMENT (wrong config->struct_size).
+ * Thread-safe. Seed OffloadPlan::config.
+ */
+EREDU_API eredu_status eredu_offload_plan_config(const eredu_offload_plan *plan,
+                                                 eredu_offload_config *config, eredu_error **error);
+
+/**
+ * The number of units.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan, out).
+ * Thread-safe. Seed OffloadPlan::units.
+ */
+EREDU_API eredu_status eredu_offload_plan_unit_count(const eredu_offload_plan *plan, size_t *out,
+                                                     eredu_error **error);
+
+/**
+ * Unit `index` (0-based) in the plan's order: sorted byte-wise by id.
+ *
+ * @param unit caller struct initialized with eredu_offload_unit_desc_init;
+ *             receives the unit, its `id` a borrowed NUL-terminated string
+ *             valid until eredu_offload_plan_free(plan).
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan, unit);
+ *         EREDU_E_INVALID_ARGUMENT (wrong unit->struct_size, index >= unit
+ *         count).
+ * Thread-safe. Seed OffloadPlan::units.
+ */
+EREDU_API eredu_status eredu_offload_plan_unit(const eredu_offload_plan *plan, size_t index,
+                                               eredu_offload_unit_desc *unit, eredu_error **error);
+
+/**
+ * The index of the unit with this id (binary search, O(log n)).
+ *
+ * @param id  NUL-terminated UTF-8 unit id, compared byte-wise.
+ * @param out receives the index; 0 on failure.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan, id, out);
+ *         EREDU_E_INVALID_ARGUMENT (id is not valid UTF-8);
+ *         EREDU_E_NOT_FOUND (no such unit).
+ * Thread-safe. Seed OffloadPlan::unit.
+ */
+EREDU_API eredu_status eredu_offload_plan_find_unit(const eredu_offload_plan *plan, const char *id,
+                                                    size_t *out, eredu_error **error);
+
+/**
+ * The planned bytes of one tier (the sum of its units' bytes).
+ *
+ * @param tier an EREDU_MEMORY_TIER_* value.
+ * @param out  receives the bytes.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan, out);
+ *         EREDU_E_INVALID_ARGUMENT (unknown tier).
+ * Thread-safe. Seed OffloadPlan::planned_bytes, TierByteTotals::get.
+ */
+EREDU_API eredu_status eredu_offload_plan_planned_bytes(const eredu_offload_plan *plan,
+                                                        eredu_memory_tier tier, uint64_t *out,
+                                                        eredu_error **error);
+
+/* ---- Weight bindings --------------------------------------------------- */
+
+/**
+ * Fills `selection` with struct_size set, EREDU_SELECTION_FULL and every
+ * other field 0/NULL.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when selection is NULL.
+ * Thread-safe. Semantics 4.3 TensorSelection.
+ */
+EREDU_API eredu_status eredu_tensor_selection_init(eredu_tensor_selection *selection,
+                                                   eredu_error **error);
+
+/**
+ * Fills `desc` with struct_size set and every other field NULL/0.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when desc is NULL.
+ * Thread-safe. Semantics 4.2 WeightBinding.
+ */
+EREDU_API eredu_status eredu_weight_binding_desc_init(eredu_weight_binding_desc *desc,
+                                                      eredu_error **error);
+
+/**
+ * Validates one weight binding as WeightBinding::new (then
+ * with_logical_target when a logical target is given) would. The selection
+ * is checked as C data only (kind, unused fields 0/NULL, arrays present),
+ * never against a tensor shape.
+ *
+ * Argument checks first (NULL pointers, struct_size, kind, unused fields,
+ * UTF-8, array counts); then, in the seed's order: a blank name, a blank
+ * checkpoint key, 0 expected bytes, a blank logical target.
+ *
+ * @param desc  the binding.
+ * @param error optional error slot.
+ * @return EREDU_OK;
+ *   EREDU_E_NULL_ARGUMENT (desc, name, checkpoint_key, NULL indices or
+ *   shape with a nonzero count);
+ *   EREDU_E_INVALID_ARGUMENT (wrong struct_size, unknown selection kind, a
+ *   field the kind does not use set, invalid UTF-8, a count too large for
+ *   any array);
+ *   EREDU_E_INVALID_BINDING_NAME ("weight binding names must not be empty",
+ *   also for a blank logical target);
+ *   EREDU_E_INVALID_CHECKPOINT_KEY ("weight binding "NAME" has an empty
+ *   checkpoint key");
+ *   EREDU_E_ZERO_SIZED_BINDING ("weight binding "NAME" must contain at
+ *   least one byte");
+ *   EREDU_E_OUT_OF_MEMORY.
+ * Thread-safe. Semantics 4.2-4.3 WeightBinding, TensorSelection.
+ */
+EREDU_API eredu_status eredu_weight_binding_validate(const eredu_weight_binding_desc *desc,
+                                                     eredu_error **error);
+
+/**
+ * Builds a pinned static unit and its bindings (seed 003
+ * StaticUnitBindings::new over WeightBinding::new per binding), atomically;
+ * everything is copied.
+ *
+ * Argument checks first (id, the array, then each binding as in
+ * eredu_weight_binding_validate, in order); then each binding's seed rules
+ * in input order; then the unit id (blank -> EREDU_E_EMPTY_UNIT_ID), since
+ * the seed builds the bindings before the unit.
+ *
+ * @param id            unit id: NUL-terminated UTF-8, non-blank.
+ * @param bindings      `binding_count` pointers to descriptors, in order;
+ *                      may be NULL when binding_count is 0.
+ * @param binding_count number of bindings.
+ * @param out           receives the new handle (owned; free it with
+ *                      eredu_static_unit_bindings_free), NULL on failure.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT; EREDU_E_INVALID_ARGUMENT;
+ *   EREDU_E_INVALID_BINDING_NAME; EREDU_E_INVALID_CHECKPOINT_KEY;
+ *   EREDU_E_ZERO_SIZED_BINDING (all as eredu_weight_binding_validate; the
+ *   seed texts name the binding);
+ *   EREDU_E_EMPTY_UNIT_ID ("offload unit identifiers must not be empty");
+ *   EREDU_E_OUT_OF_MEMORY.
+ * Thread-safe. Seed 003 StaticUnitBindings.
+ */
+EREDU_API eredu_status eredu_static_unit_bindings_new(
+    const char *id, const eredu_weight_binding_desc *const *bindings, size_t binding_count,
+    eredu_static_unit_bindings **out, eredu_error **error);
+
+/**
+ * Releases static unit bindings. NULL is a no-op. Not thread-safe with
+ * concurrent readers of the same handle.
+ */
+EREDU_API void eredu_static_unit_bindings_free(eredu_static_unit_bindings *unit);
+
+/**
+ * The unit id, as given (untrimmed).
+ *
+ * @param out    receives a borrowed NUL-terminated UTF-8 string valid until
+ *               eredu_static_unit_bindings_free(unit).
+ * @param length optional (may be NULL): its length in bytes.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (unit, out).
+ * Thread-safe. Seed StaticUnitBindings::id.
+ */
+EREDU_API eredu_status eredu_static_unit_bindings_id(const eredu_static_unit_bindings *unit,
+                                                     const char **out, size_t *length,
+                                                     eredu_error **error);
+
+/**
+ * The number of bindings.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (unit, out).
+ * Thread-safe. Seed StaticUnitBindings::bindings.
+ */
+EREDU_API eredu_status eredu_static_unit_bindings_count(const eredu_static_unit_bindings *unit,
+                                                        size_t *out, eredu_error **error);
+
+/**
+ * Binding `index` (0-based, in the given order).
+ *
+ * @param binding caller struct initialized with
+ *                eredu_weight_binding_desc_init; receives borrowed views
+ *                valid until eredu_static_unit_bindings_free(unit): name,
+ *                checkpoint_key, logical_target (NULL when none) and
+ *                `selection`, which points to a selection owned by the
+ *                handle (never NULL; its arrays NULL when empty).
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (unit, binding);
+ *         EREDU_E_INVALID_ARGUMENT (wrong binding->struct_size, index >=
+ *         count).
+ * Thread-safe. Seed StaticUnitBindings::bindings, WeightBinding accessors.
+ */
+EREDU_API eredu_status eredu_static_unit_bindings_binding(const eredu_static_unit_bindings *unit,
+                                                          size_t index,
+                                                          eredu_weight_binding_desc *binding,
+                                                          eredu_error **error);
+
+/* ---- Dense transfer schedule ------------------------------------------ */
+
+/**
+ * A cursor over pending unit indices (seed 003 DenseTransferSchedule::new):
+ * transfers are admitted strictly in pending order into a ready window of
+ * at most `capacity`, each with a caller token (e.g. a transfer handle),
+ * and popped oldest first.
+ *
+ * @param pending       `pending_count` unit indices, strictly increasing;
+ *                      copied. May be NULL when pending_count is 0.
+ * @param pending_count number of pending indices.
+ * @param capacity      ready-window capacity in transfers, at least 1.
+ * @param out           receives the new schedule (owned; free it with
+ *                      eredu_dense_transfer_schedule_free), NULL on failure.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (out, NULL pending with a nonzero
+ *   count); EREDU_E_INVALID_ARGUMENT (pending_count too large for any
+ *   array); then EREDU_E_ZERO_CAPACITY ("dense transfer window capacity
+ *   must be nonzero"); EREDU_E_UNORDERED_PENDING ("dense transfer pending
+ *   unit 3 does not follow 5", at the first index not above its
+ *   predecessor); EREDU_E_OUT_OF_MEMORY. Memory is O(runs of consecutive
+ *   indices).
+ * Thread-safe. Seed 003 DenseTransferSchedule, DenseTransferScheduleError.
+ */
+EREDU_API eredu_status eredu_dense_transfer_schedule_new(const uint64_t *pending,
+                                                         size_t pending_count, size_t capacity,
+                                                         eredu_dense_transfer_schedule **out,
+                                                         eredu_error **error);
+
+/**
+ * A cursor over the unit indices [start, end) (none when start >= end), as
+ * the seed's DenseTransferSchedule::new(start..end, capacity). Memory is
+ * O(1) whatever the range length.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (out); EREDU_E_ZERO_CAPACITY;
+ *         EREDU_E_OUT_OF_MEMORY.
+ * Thread-safe. Seed 003 DenseTransferSchedule::new.
+ */
+EREDU_API eredu_status eredu_dense_transfer_schedule_new_range(uint64_t start, uint64_t end,
+                                                               size_t capacity,
+                                                               eredu_dense_transfer_schedule **out,
+                                                               eredu_error **error);
+
+/** Releases a schedule. NULL is a no-op. */
+EREDU_API void eredu_dense_transfer_schedule_free(eredu_dense_transfer_schedule *schedule);
+
+/**
+ * Commits one submitted transfer. A failure changes nothing.
+ *
+ * @param index the unit index; must be the next pending one.
+ * @param token an opaque caller value returned by pop_ready with `index`.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (schedule); then in order
+ *   EREDU_E_CAPACITY_EXCEEDED ("dense transfer window exceeds its capacity
+ *   of 2"); EREDU_E_NO_PENDING_UNIT ("dense transfer schedule has no pending
+ *   unit"); EREDU_E_OUT_OF_ORDER ("dense transfer schedule expected unit 3,
+ *   received 4"); EREDU_E_OUT_OF_MEMORY.
+ * Not thread-safe (mutates the schedule). Seed DenseTransferSchedule::admit.
+ */
+EREDU_API eredu_status eredu_dense_transfer_schedule_admit(eredu_dense_transfer_schedule *schedule,
+                                                           uint64_t index, uint64_t token,
+                                                           eredu_error **error);
+
+/**
+ * Removes the oldest ready transfer, if any.
+ *
+ * @param index  receives its unit index (0 when none).
+ * @param token  receives its token (0 when none).
+ * @param popped receives true when a transfer was removed, false when none
+ *               was ready (still EREDU_OK).
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (schedule, index, token, popped).
+ * Not thread-safe (mutates the schedule). Seed DenseTransferSchedule::pop_ready.
+ */
+EREDU_API eredu_status
+eredu_dense_transfer_schedule_pop_ready(eredu_dense_transfer_schedule *schedule, uint64_t *index,
+                                        uint64_t *token, bool *popped, eredu_error **error);
+
+/**
+ * The ready indices (oldest first) followed by the pending ones, truncated
+ * to `lookahead` indices, written into a caller buffer.
+ *
+ * @param lookahead the most indices wanted.
+ * @param buffer    caller memory of `capacity` indices; may be NULL when
+ *                  capacity is 0. Left unmodified on failure.
+ * @param capacity  size of `buffer` in indices.
+ * @param count     receives the number of indices, on success and on
+ *                  EREDU_E_BUFFER_TOO_SMALL (the needed capacity); 0 on
+ *                  other failures.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (schedule, count, NULL buffer with
+ *         a nonzero capacity); EREDU_E_BUFFER_TOO_SMALL (capacity < *count).
+ * Not thread-safe with mutating calls. Seed
+ * DenseTransferSchedule::desired_indices.
+ */
+EREDU_API eredu_status eredu_dense_transfer_schedule_desired_indices(
+    const eredu_dense_transfer_schedule *schedule, size_t lookahead, uint64_t *buffer,
+    size_t capacity, size_t *count, eredu_error **error);
+
+/**
+ * Whether another transfer may be admitted (the ready window has room and
+ * a unit is pending).
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (schedule, out).
+ * Seed DenseTransferSchedule::can_admit.
+ */
+EREDU_API eredu_status eredu_dense_transfer_schedule_can_admit(
+    const eredu_dense_transfer_schedule *schedule, bool *out, eredu_error **error);
+
+/**
+ * Whether at least one admitted transfer is ready.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (schedule, out).
+ * Seed DenseTransferSchedule::has_ready.
+ */
+EREDU_API eredu_status eredu_dense_transfer_schedule_has_ready(
+    const eredu_dense_transfer_schedule *schedule, bool *out, eredu_error **error);
+
+/**
+ * Whether no ready or pending unit remains.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (schedule, out).
+ * Seed DenseTransferSchedule::is_exhausted.
+ */
+EREDU_API eredu_status eredu_dense_transfer_schedule_is_exhausted(
+    const eredu_dense_transfer_schedule *schedule, bool *out, eredu_error **error);
+
+/**
+ * The next unit that must be submitted.
+ *
+ * @param index   receives it (0 when none).
+ * @param present receives false when nothing is pending.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (schedule, index, present).
+ * Seed DenseTransferSchedule::next_pending.
+ */
+EREDU_API eredu_status
+eredu_dense_transfer_schedule_next_pending(const eredu_dense_transfer_schedule *schedule,
+                                           uint64_t *index, bool *present, eredu_error **error);
+
+/* ---- Parameter banks --------------------------------------------------- */
+
+/**
+ * Writes the residency unit id of a parameter-bank member (seed 003
+ * ParameterBankKey::unit_id): "bank.unit.UUUUU.member.MMMMM", each number
+ * zero-padded to 5 digits (wider numbers in full), e.g. (3, 7) ->
+ * "bank.unit.00003.member.00007", followed by a NUL terminator. Call with
+ * buffer NULL and capacity 0 to learn the size.
+ *
+ * @param unit     the owning execution-unit ordinal.
+ * @param member   the member ordinal in the bank namespace.
+ * @param buffer   caller memory of `capacity` bytes; may be NULL when
+ *                 capacity is 0. Left unmodified on failure.
+ * @param capacity size of `buffer` in bytes.
+ * @param required receives the bytes needed including the NUL terminator,
+ *                 on success and on EREDU_E_BUFFER_TOO_SMALL (0 otherwise).
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (required, NULL buffer with a
+ *         nonzero capacity); EREDU_E_BUFFER_TOO_SMALL (capacity <
+ *         *required).
+ * Thread-safe. Seed 003 ParameterBankKey::unit_id.
+ */
+EREDU_API eredu_status eredu_parameter_bank_key_unit_id(uint64_t unit, uint64_t member,
+                                                        char *buffer, size_t capacity,
+                                                        size_t *required, eredu_error **error);
+
+EREDU_END_DECLS
+
+#endif /* EREDU_RESIDENCY_H */
