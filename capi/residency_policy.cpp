@@ -1,0 +1,273 @@
+// eredu_residency_validate and the weight-residency descriptors (seed 003).
+#include "firewall.hpp"
+#include "request/load_request.hpp"
+#include "residency_policy_arguments.hpp"
+
+namespace eredu::capi {
+
+// The C constants are the core's enum values.
+static_assert(EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT ==
+              static_cast<int>(ExecutionResidency::FullyResident));
+static_assert(EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST ==
+              static_cast<int>(ExecutionResidency::LayerwiseHost));
+static_assert(EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM ==
+              static_cast<int>(ExecutionResidency::DenseDiskStream));
+static_assert(EREDU_RESIDENCY_REQUEST_FULLY_RESIDENT ==
+              static_cast<int>(ResidencyRequest::FullyResident));
+static_assert(EREDU_RESIDENCY_REQUEST_LAYERWISE_HOST ==
+              static_cast<int>(ResidencyRequest::LayerwiseHost));
+static_assert(EREDU_RESIDENCY_REQUEST_DENSE_DISK_STREAM ==
+              static_cast<int>(ResidencyRequest::DenseDiskStream));
+static_assert(EREDU_RESIDENCY_REQUEST_ADDRESSABLE_PARAMETER_BANKS ==
+              static_cast<int>(ResidencyRequest::AddressableParameterBanks));
+static_assert(EREDU_DENSE_TRANSFER_WINDOW == DENSE_TRANSFER_WINDOW);
+static_assert(EREDU_DEFAULT_MAX_CACHED_SHARDS == DEFAULT_MAX_CACHED_SHARDS);
+
+namespace {
+
+std::optional<ExecutionResidency> execution_residency_from_value(std::uint32_t value) {
+  if (value > EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM) return std::nullopt;
+  return static_cast<ExecutionResidency>(value);
+}
+
+Result<OffloadArgument> offload_argument(const eredu_offload_config* config,
+                                         const ArgumentName& name,
+                                         const ArgumentName& has_device_budget,
+                                         const ArgumentName& has_host_budget,
+                                         const ArgumentName& eviction_policy) {
+  if (config == nullptr) return OffloadArgument{};
+  EREDU_TRY(sized_argument(config, name));
+  EREDU_TRY(has_device, flag_argument(config->has_device_budget, has_device_budget));
+  EREDU_TRY(has_host, flag_argument(config->has_host_budget, has_host_budget));
+  EREDU_TRY(eviction, enum_argument(cache_eviction_policy_from_value(config->eviction_policy),
+                                    config->eviction_policy, eviction_policy));
+  return OffloadArgument{has_device ? std::optional(config->device_budget_bytes) : std::nullopt,
+                         has_host ? std::optional(config->host_budget_bytes) : std::nullopt,
+                         config->prefetch_depth, eviction};
+}
+
+Result<LayerwiseArgument> layerwise_argument(const eredu_layerwise_options* options) {
+  if (options == nullptr) return LayerwiseArgument{};
+  EREDU_TRY(sized_argument(options, "desc->layerwise"));
+  EREDU_TRY(offload, offload_argument(options->offload, "desc->layerwise->offload",
+                                      "desc->layerwise->offload->has_device_budget",
+                                      "desc->layerwise->offload->has_host_budget",
+                                      "desc->layerwise->offload->eviction_policy"));
+  EREDU_TRY(backend, flag_argument(options->sample_backend_memory,
+                                   "desc->layerwise->sample_backend_memory"));
+  EREDU_TRY(process, flag_argument(options->sample_process_memory,
+                                   "desc->layerwise->sample_process_memory"));
+  return LayerwiseArgument{offload, options->max_cached_shards, backend, process};
+}
+
+Result<DenseArgument> dense_argument(const eredu_dense_stream_options* options) {
+  if (options == nullptr) return DenseArgument{};
+  EREDU_TRY(sized_argument(options, "desc->dense"));
+  EREDU_TRY(eviction, enum_argument(cache_eviction_policy_from_value(options->eviction_policy),
+                                    options->eviction_policy, "desc->dense->eviction_policy"));
+  EREDU_TRY(backend,
+            flag_argument(options->sample_backend_memory, "desc->dense->sample_backend_memory"));
+  EREDU_TRY(process,
+            flag_argument(options->sample_process_memory, "desc->dense->sample_process_memory"));
+  return DenseArgument{options->device_budget_bytes,
+                       options->host_budget_bytes,
+                       options->host_lookahead,
+                       options->background_queue_capacity,
+                       eviction,
+                       options->max_cached_shards,
+                       backend,
+                       process};
+}
+
+Result<ParameterBankArgument> parameter_bank_argument(const eredu_parameter_bank_options* options) {
+  EREDU_TRY(sized_argument(options, "desc->parameter_bank_cache"));
+  EREDU_TRY(members, offload_argument(options->members, "desc->parameter_bank_cache->members",
+                                      "desc->parameter_bank_cache->members->has_device_budget",
+                                      "desc->parameter_bank_cache->members->has_host_budget",
+                                      "desc->parameter_bank_cache->members->eviction_policy"));
+  return ParameterBankArgument{members, options->compact_bank_scratch_bytes,
+                               options->prefill_compact_bank_target_bytes};
+}
+
+Result<void> no_options(const void* options, ExecutionResidency layers, const char* name) {
+  if (options != nullptr) {
+    return failf(Status::InvalidArgument,
+                 "{} must be NULL: desc->layers is {}, whose placement takes no such options", name,
+                 static_cast<std::uint32_t>(layers));
+  }
+  return outcome::success();
+}
+
+/// Fills `out` (when given) with what `residency` derives.
+Result<void> summary_out(const WeightResidency& residency, std::uint64_t unit_count,
+                         eredu_residency_summary* out) {
+  const LayerWeightResidency layers = residency.layers();
+  EREDU_TRY(offload, layers.offload());
+  if (out == nullptr) return outcome::success();
+  out->execution_residency = static_cast<eredu_execution_residency>(layers.execution_residency());
+  out->offload_has_device_budget = offload.device_budget_bytes().has_value() ? 1 : 0;
+  out->offload_device_budget_bytes = offload.device_budget_bytes().value_or(0);
+  out->offload_has_host_budget = offload.host_budget_bytes().has_value() ? 1 : 0;
+  out->offload_host_budget_bytes = offload.host_budget_bytes().value_or(0);
+  out->offload_prefetch_depth = offload.prefetch_depth();
+  out->offload_eviction_policy = static_cast<eredu_eviction_policy>(offload.eviction_policy());
+  out->device_depth = layers.device_depth(unit_count);
+  out->max_cached_shards = residency.max_cached_shards();
+  out->preparation_residency =
+      static_cast<eredu_residency_request>(preparation_residency(residency));
+  out->is_fully_resident = residency.is_fully_resident() ? 1 : 0;
+  out->ordinary_is_fully_resident = residency.ordinary_is_fully_resident() ? 1 : 0;
+  return outcome::success();
+}
+
+}  // namespace
+
+Result<OffloadConfig> OffloadArgument::build() const {
+  EREDU_TRY(config, OffloadConfig::create(device_budget_bytes, host_budget_bytes, prefetch_depth));
+  return config.with_eviction_policy(eviction_policy);
+}
+
+Result<LayerwiseLoadOptions> LayerwiseArgument::build() const {
+  EREDU_TRY(config, offload.build());
+  return LayerwiseLoadOptions(config)
+      .with_max_cached_shards(max_cached_shards)
+      .with_memory_sampling(sample_backend_memory, sample_process_memory);
+}
+
+Result<DenseDiskStreamLoadOptions> DenseArgument::build() const {
+  EREDU_TRY(options, DenseDiskStreamLoadOptions::create(device_budget_bytes, host_budget_bytes,
+                                                        host_lookahead, background_queue_capacity));
+  return options.with_eviction_policy(eviction_policy)
+      .with_max_cached_shards(max_cached_shards)
+      .with_memory_sampling(sample_backend_memory, sample_process_memory);
+}
+
+Result<ParameterBankLoadOptions> ParameterBankArgument::build() const {
+  EREDU_TRY(config, members.build());
+  return ParameterBankLoadOptions::create(config, compact_bank_scratch_bytes,
+                                          prefill_compact_bank_target_bytes);
+}
+
+Result<OrdinaryWeightResidency> WeightResidencyArgument::ordinary() const {
+  switch (layers) {
+    case ExecutionResidency::FullyResident:
+      break;
+    case ExecutionResidency::LayerwiseHost: {
+      EREDU_TRY(options, layerwise.build());
+      return OrdinaryWeightResidency::layerwise_host(options);
+    }
+    case ExecutionResidency::DenseDiskStream: {
+      EREDU_TRY(options, dense.build());
+      return OrdinaryWeightResidency::dense_disk_stream(options);
+    }
+  }
+  return OrdinaryWeightResidency::fully_resident();
+}
+
+Result<WeightResidency> WeightResidencyArgument::build() const {
+  EREDU_TRY(placement, ordinary());
+  if (!parameter_bank_cache.has_value()) return WeightResidency::with_layers(placement.layers());
+  EREDU_TRY(cache, parameter_bank_cache->build());
+  return WeightResidency::with_independent_parameter_banks(placement, cache);
+}
+
+Result<WeightResidencyArgument> weight_residency_argument(const eredu_weight_residency_desc* desc) {
+  EREDU_TRY(sized_argument(desc, "desc"));
+  EREDU_TRY(layers, enum_argument(execution_residency_from_value(desc->layers), desc->layers,
+                                  "desc->layers"));
+  WeightResidencyArgument argument;
+  argument.layers = layers;
+  if (layers == ExecutionResidency::LayerwiseHost) {
+    EREDU_TRY(layerwise, layerwise_argument(desc->layerwise));
+    argument.layerwise = layerwise;
+  } else {
+    EREDU_TRY(no_options(desc->layerwise, layers, "desc->layerwise"));
+  }
+  if (layers == ExecutionResidency::DenseDiskStream) {
+    EREDU_TRY(dense, dense_argument(desc->dense));
+    argument.dense = dense;
+  } else {
+    EREDU_TRY(no_options(desc->dense, layers, "desc->dense"));
+  }
+  if (desc->parameter_bank_cache != nullptr) {
+    EREDU_TRY(cache, parameter_bank_argument(desc->parameter_bank_cache));
+    argument.parameter_bank_cache = cache;
+  }
+  return argument;
+}
+
+}  // namespace eredu::capi
+
+// Defined at global scope: GCC gives extern "C" definitions inside a
+// namespace that namespace's (hidden) visibility.
+using namespace eredu;
+using namespace eredu::capi;
+
+extern "C" {
+
+eredu_status eredu_layerwise_options_init(eredu_layerwise_options* options, eredu_error** error) {
+  return firewall(error, [&]() -> Result<void> {
+    EREDU_TRY(require(options, "options"));
+    const LayerwiseLoadOptions defaults;
+    *options = eredu_layerwise_options{};
+    options->struct_size = sizeof(eredu_layerwise_options);
+    options->max_cached_shards = defaults.max_cached_shards();
+    return outcome::success();
+  });
+}
+
+eredu_status eredu_dense_stream_options_init(eredu_dense_stream_options* options,
+                                             eredu_error** error) {
+  return firewall(error, [&]() -> Result<void> {
+    EREDU_TRY(require(options, "options"));
+    const DenseDiskStreamLoadOptions defaults;
+    *options = eredu_dense_stream_options{};
+    options->struct_size = sizeof(eredu_dense_stream_options);
+    options->device_budget_bytes = defaults.device_budget_bytes();
+    options->host_budget_bytes = defaults.host_budget_bytes();
+    options->host_lookahead = defaults.host_lookahead();
+    options->background_queue_capacity = defaults.background_queue_capacity();
+    options->eviction_policy = static_cast<eredu_eviction_policy>(defaults.eviction_policy());
+    options->max_cached_shards = defaults.max_cached_shards();
+    return outcome::success();
+  });
+}
+
+eredu_status eredu_parameter_bank_options_init(eredu_parameter_bank_options* options,
+                                               eredu_error** error) {
+  return firewall(error, [&]() -> Result<void> {
+    EREDU_TRY(require(options, "options"));
+    const ParameterBankLoadOptions defaults;
+    *options = eredu_parameter_bank_options{};
+    options->struct_size = sizeof(eredu_parameter_bank_options);
+    options->compact_bank_scratch_bytes = defaults.compact_bank_scratch_bytes();
+    options->prefill_compact_bank_target_bytes = defaults.prefill_compact_bank_target_bytes();
+    return outcome::success();
+  });
+}
+
+eredu_status eredu_weight_residency_desc_init(eredu_weight_residency_desc* desc,
+                                              eredu_error** error) {
+  return init_sized(desc, "desc", error);
+}
+
+eredu_status eredu_residency_summary_init(eredu_residency_summary* summary, eredu_error** error) {
+  return init_sized(summary, "summary", error);
+}
+
+eredu_status eredu_residency_validate(const eredu_weight_residency_desc* desc, uint64_t unit_count,
+                                      eredu_residency_summary* out, eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(argument, weight_residency_argument(desc));
+        if (out != nullptr) {
+          EREDU_TRY(sized_argument(out, "out"));
+        }
+        EREDU_TRY(residency, argument.build());
+        return summary_out(residency, unit_count, out);
+      },
+      out);
+}
+
+}  // extern "C"

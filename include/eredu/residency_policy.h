@@ -1,0 +1,283 @@
+/*
+ * eredu/residency_policy.h: seed 003's immutable-weight residency policies
+ * (WeightResidency, LayerWeightResidency, OrdinaryWeightResidency,
+ * LayerwiseLoadOptions, DenseDiskStreamLoadOptions, ParameterBankLoadOptions)
+ * as one plain description, and eredu_residency_validate, which checks a
+ * description and reports what it derives.
+ *
+ * A description names the ordinary-unit placement (fully resident, layerwise
+ * host, dense disk stream) with its options, plus an optional independent
+ * parameter-bank cache (e.g. MoE experts). The same description is given to
+ * eredu_load_request_set_weight_residency (eredu/request.h).
+ *
+ * Thread-safety: every function here is pure and thread-safe. Descriptor
+ * structs are plain caller memory, only read during the call.
+ */
+#ifndef EREDU_RESIDENCY_POLICY_H
+#define EREDU_RESIDENCY_POLICY_H
+
+#include <eredu/residency.h>
+#include <eredu/types.h>
+
+/* ---- eredu_execution_residency: seed LayerWeightResidency variants /
+ *      ExecutionResidency ---------------------------------------------- */
+
+/** Every rank-local unit is built once and stays on the execution device. */
+#define EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT 0
+/** Units are materialized on host behind a bounded device window. */
+#define EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST 1
+/** Units stay cold on disk behind finite host and device caches. */
+#define EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM 2
+
+/* ---- eredu_residency_request: core ResidencyRequest ------------------- */
+
+#define EREDU_RESIDENCY_REQUEST_FULLY_RESIDENT 0
+#define EREDU_RESIDENCY_REQUEST_LAYERWISE_HOST 1
+#define EREDU_RESIDENCY_REQUEST_DENSE_DISK_STREAM 2
+/** The weight residency has an independent parameter-bank cache. */
+#define EREDU_RESIDENCY_REQUEST_ADDRESSABLE_PARAMETER_BANKS 3
+
+/**
+ * Seed LayerwiseLoadOptions. Fill with eredu_layerwise_options_init():
+ * offload NULL (eredu_offload_config_init's defaults: unbounded, prefetch
+ * depth 1, LRU), max_cached_shards EREDU_DEFAULT_MAX_CACHED_SHARDS (4), no
+ * memory sampling.
+ */
+struct eredu_layerwise_options {
+  /** sizeof(eredu_layerwise_options), set by eredu_layerwise_options_init. */
+  uint32_t struct_size;
+  /** Tier budgets (bytes) and the device window (prefetch_depth units, at
+   * least 1), or NULL for the defaults. Borrowed during the call. */
+  const eredu_offload_config *offload;
+  /** Checkpoint shards/readers kept open. 0 is accepted here and makes
+   * eredu_load_request_validate_model_preparation fail with
+   * EREDU_E_ZERO_CACHED_SHARDS, as in the seed. */
+  uint64_t max_cached_shards;
+  /** 1 to sample backend allocator memory after a forward pass, else 0. */
+  uint8_t sample_backend_memory;
+  /** 1 to sample process memory after a forward pass, else 0. */
+  uint8_t sample_process_memory;
+};
+
+/**
+ * Seed DenseDiskStreamLoadOptions. Fill with
+ * eredu_dense_stream_options_init(): the seed's default, device budget
+ * 4294967296 bytes (4 GiB), host budget 17179869184 bytes (16 GiB), host
+ * lookahead 2, background queue capacity 2, LRU eviction, max_cached_shards
+ * 4, no memory sampling.
+ */
+struct eredu_dense_stream_options {
+  /** sizeof(eredu_dense_stream_options), set by
+   * eredu_dense_stream_options_init. */
+  uint32_t struct_size;
+  /** Finite device parameter budget in bytes, pinned static weights
+   * included. */
+  uint64_t device_budget_bytes;
+  /** Finite charged host budget in bytes; 0 selects direct disk-to-device
+   * loading, which needs host_lookahead and background_queue_capacity 0. */
+  uint64_t host_budget_bytes;
+  /** Current and imminent unit host copies protected from eviction (units);
+   * at least 1 when the host budget is nonzero. */
+  uint64_t host_lookahead;
+  /** Pending background host materializations (units); at least 1 when the
+   * host budget is nonzero. */
+  uint64_t background_queue_capacity;
+  /** An EREDU_EVICTION_* value. */
+  eredu_eviction_policy eviction_policy;
+  /** Checkpoint shards/readers kept open (see eredu_layerwise_options). */
+  uint64_t max_cached_shards;
+  /** 1 to sample backend allocator memory after a forward pass, else 0. */
+  uint8_t sample_backend_memory;
+  /** 1 to sample process memory and page faults after a forward pass. */
+  uint8_t sample_process_memory;
+};
+
+/**
+ * Seed ParameterBankLoadOptions. Fill with
+ * eredu_parameter_bank_options_init(): members NULL (the offload defaults),
+ * compact_bank_scratch_bytes UINT64_MAX, prefill target 1073741824 (1 GiB).
+ */
+struct eredu_parameter_bank_options {
+  /** sizeof(eredu_parameter_bank_options), set by
+   * eredu_parameter_bank_options_init. */
+  uint32_t struct_size;
+  /** Independent bank-member budgets (bytes), prefetch depth (units) and
+   * eviction, or NULL for the defaults. Borrowed during the call. */
+  const eredu_offload_config *members;
+  /** Hard bound in bytes of one temporary compact bank; at least 1. */
+  uint64_t compact_bank_scratch_bytes;
+  /** Soft compact-bank target in bytes splitting multi-token prefill; at
+   * least 1 and at most compact_bank_scratch_bytes. */
+  uint64_t prefill_compact_bank_target_bytes;
+};
+
+/**
+ * A complete weight residency (seed WeightResidency): Layers(layers) when
+ * parameter_bank_cache is NULL, else IndependentParameterBanks{ordinary =
+ * layers, cache}. Fill with eredu_weight_residency_desc_init() (fully
+ * resident, no options, no bank cache).
+ */
+struct eredu_weight_residency_desc {
+  /** sizeof(eredu_weight_residency_desc), set by
+   * eredu_weight_residency_desc_init. */
+  uint32_t struct_size;
+  /** The ordinary-unit placement: an EREDU_EXECUTION_RESIDENCY_* value. */
+  eredu_execution_residency layers;
+  /** LAYERWISE_HOST: its options, or NULL for
+   * eredu_layerwise_options_init's defaults. Must be NULL for the other
+   * placements. */
+  const eredu_layerwise_options *layerwise;
+  /** DENSE_DISK_STREAM: its options, or NULL for
+   * eredu_dense_stream_options_init's defaults. Must be NULL for the other
+   * placements. */
+  const eredu_dense_stream_options *dense;
+  /** An independent parameter-bank cache, or NULL to keep bank members in
+   * their ordinary unit's allocation. */
+  const eredu_parameter_bank_options *parameter_bank_cache;
+};
+
+/**
+ * What a valid weight residency derives. Fill struct_size with
+ * eredu_residency_summary_init() before calling eredu_residency_validate.
+ */
+struct eredu_residency_summary {
+  /** sizeof(eredu_residency_summary), set by eredu_residency_summary_init. */
+  uint32_t struct_size;
+  /** The ordinary layers' EREDU_EXECUTION_RESIDENCY_* value (seed
+   * LayerWeightResidency::execution_residency). */
+  eredu_execution_residency execution_residency;
+  /** The derived offload configuration (seed LayerWeightResidency::offload):
+   * fully resident -> no budgets, depth 1, LRU; layerwise host -> its
+   * offload config; dense stream -> device and host budgets, depth
+   * max(host_lookahead, EREDU_DENSE_TRANSFER_WINDOW), its eviction. */
+  uint8_t offload_has_device_budget;
+  /** Device budget in bytes (0 when offload_has_device_budget is 0). */
+  uint64_t offload_device_budget_bytes;
+  /** 1 when the derived config has a host budget. */
+  uint8_t offload_has_host_budget;
+  /** Host budget in bytes (0 when offload_has_host_budget is 0). */
+  uint64_t offload_host_budget_bytes;
+  /** Prefetch depth in units. */
+  uint64_t offload_prefetch_depth;
+  /** An EREDU_EVICTION_* value. */
+  eredu_eviction_policy offload_eviction_policy;
+  /** The device unit window for the given unit count (seed
+   * LayerWeightResidency::device_depth): fully resident -> unit_count;
+   * layerwise host -> its prefetch depth (may exceed unit_count); dense
+   * stream -> min(unit_count, EREDU_DENSE_TRANSFER_WINDOW). */
+  uint64_t device_depth;
+  /** The checkpoint shard/reader cache bound (seed max_cached_shards):
+   * 4 when fully resident, else the options' value. */
+  uint64_t max_cached_shards;
+  /** The EREDU_RESIDENCY_REQUEST_* value a preparation asks for:
+   * ADDRESSABLE_PARAMETER_BANKS with a bank cache, else the layers'. */
+  eredu_residency_request preparation_residency;
+  /** 1 only for fully resident layers without a bank cache (seed
+   * WeightResidency::is_fully_resident). */
+  uint8_t is_fully_resident;
+  /** 1 when the ordinary layers are fully resident, with or without a bank
+   * cache (seed WeightResidency::ordinary_is_fully_resident). */
+  uint8_t ordinary_is_fully_resident;
+};
+
+EREDU_BEGIN_DECLS
+
+/**
+ * Fills `options` with the defaults given at eredu_layerwise_options.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when options is NULL.
+ * Thread-safe. Seed LayerwiseLoadOptions::default.
+ */
+EREDU_API eredu_status eredu_layerwise_options_init(eredu_layerwise_options *options,
+                                                    eredu_error **error);
+
+/**
+ * Fills `options` with the defaults given at eredu_dense_stream_options.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when options is NULL.
+ * Thread-safe. Seed DenseDiskStreamLoadOptions::default.
+ */
+EREDU_API eredu_status eredu_dense_stream_options_init(eredu_dense_stream_options *options,
+                                                       eredu_error **error);
+
+/**
+ * Fills `options` with the defaults given at eredu_parameter_bank_options.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when options is NULL.
+ * Thread-safe. Seed ParameterBankLoadOptions::default.
+ */
+EREDU_API eredu_status eredu_parameter_bank_options_init(eredu_parameter_bank_options *options,
+                                                         eredu_error **error);
+
+/**
+ * Fills `desc` with struct_size set, EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT
+ * and NULL options (seed WeightResidency::default, fully resident).
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when desc is NULL.
+ * Thread-safe. Seed WeightResidency::fully_resident.
+ */
+EREDU_API eredu_status eredu_weight_residency_desc_init(eredu_weight_residency_desc *desc,
+                                                        eredu_error **error);
+
+/**
+ * Fills `summary` with struct_size = sizeof(eredu_residency_summary) and
+ * zeroes.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when summary is NULL.
+ * Thread-safe.
+ */
+EREDU_API eredu_status eredu_residency_summary_init(eredu_residency_summary *summary,
+                                                    eredu_error **error);
+
+/**
+ * Validates a complete weight residency and, on success, reports what it
+ * derives for `unit_count` ordinary execution units.
+ *
+ * Order of checks: argument checks first, for the description, then its
+ * layerwise, dense and bank options, then `out` (NULL pointers,
+ * struct_size, flags, enum values, options given for a placement that takes
+ * none); then the
+ * seed's constructors in that order: the layerwise offload config
+ * (OffloadConfig::new), the dense options (DenseDiskStreamLoadOptions::new:
+ * host disabled controls, then zero lookahead, then zero queue capacity),
+ * the bank members' offload config, the bank options
+ * (ParameterBankLoadOptions::new: zero scratch, zero prefill target, target
+ * above scratch); then the derived offload configuration.
+ *
+ * @param desc       the description; read only during the call.
+ * @param unit_count ordinary execution units, for summary.device_depth.
+ * @param out        caller struct with struct_size set by
+ *                   eredu_residency_summary_init, or NULL to only validate;
+ *                   filled on success, zeroed (except struct_size) on
+ *                   failure.
+ * @param error      optional error slot.
+ * @return EREDU_OK;
+ *   EREDU_E_NULL_ARGUMENT (desc);
+ *   EREDU_E_INVALID_ARGUMENT (a struct_size other than this library's, in
+ *   desc, its options, an offload config or out; a sample_* flag other than
+ *   0/1 or an offload config has_* flag other than 0/1; an unknown
+ *   execution residency or eviction policy; layerwise or dense options given
+ *   for a placement that does not take them);
+ *   EREDU_E_ZERO_PREFETCH_DEPTH (a layerwise or bank-member offload config
+ *   with prefetch_depth 0);
+ *   EREDU_E_HOST_DISABLED_CONTROLS (dense host budget 0 with a nonzero
+ *   lookahead or queue capacity);
+ *   EREDU_E_ZERO_HOST_LOOKAHEAD, EREDU_E_ZERO_QUEUE_CAPACITY (dense host
+ *   budget nonzero with that control 0);
+ *   EREDU_E_ZERO_PARAMETER_BANK_SCRATCH_LIMIT,
+ *   EREDU_E_ZERO_PARAMETER_BANK_PREFILL_TARGET,
+ *   EREDU_E_PARAMETER_BANK_PREFILL_TARGET_EXCEEDS_SCRATCH (the bank
+ *   options);
+ *   EREDU_E_OUT_OF_MEMORY.
+ * Thread-safe. Seed 003 WeightResidency, LayerWeightResidency (offload,
+ * device_depth, max_cached_shards, execution_residency),
+ * DenseDiskStreamLoadOptions, ParameterBankLoadOptions; seed 002's
+ * preparation residency projection.
+ */
+EREDU_API eredu_status eredu_residency_validate(const eredu_weight_residency_desc *desc,
+                                                uint64_t unit_count, eredu_residency_summary *out,
+                                                eredu_error **error);
+
+EREDU_END_DECLS
+
+#endif /* EREDU_RESIDENCY_POLICY_H */
