@@ -1,17 +1,17 @@
 // The fields of a Hugging Face config.json that a llama-style decoder
-// description needs (interchange §7).
+// description needs (interchange §7; also phi3 and gpt_oss).
 #pragma once
 
 #include <cstdint>
-#include <string>
 
 #include "core/result.hpp"
+#include "describe/config_fields.hpp"
 #include "plan/dtype.hpp"
 
 namespace eredu {
 
-/// A supported decoder's shape parameters, with the config's defaults applied
-/// (`num_key_value_heads` = heads, `head_dim` = hidden / heads).
+/// A llama-style decoder's shape parameters, with the config's defaults
+/// applied (`num_key_value_heads` = heads, `head_dim` = hidden / heads).
 struct DecoderConfig {
   std::uint64_t hidden_size = 0;
   std::uint64_t intermediate_size = 0;
@@ -24,12 +24,13 @@ struct DecoderConfig {
   Dtype dtype = Dtype::F32;
 };
 
-/// Reads `<dir>/config.json`. Errors: Io (unreadable); Parse (not JSON, a
-/// required field missing, not a positive integer, or hidden_size not
-/// divisible by the heads when head_dim is absent); UnsupportedModel (a
-/// model_type other than llama, mistral, qwen2, qwen3; a `quantization` or
-/// `quantization_config`; no `torch_dtype`/`dtype`, or one other than float32,
-/// bfloat16, float16), the message naming what is unsupported.
-Result<DecoderConfig> read_decoder_config(const std::string& dir);
+/// Reads the decoder fields of `config` in this order: hidden_size,
+/// intermediate_size, num_hidden_layers, num_attention_heads,
+/// num_key_value_heads, head_dim, vocab_size, tie_word_embeddings (default
+/// false); `dtype` is the family's (normally ConfigFields::dtype, read
+/// first). Errors: Parse for a required field missing, a count that is not a
+/// positive integer, a tie flag that is not a boolean, or hidden_size not
+/// divisible by the heads when head_dim is absent.
+Result<DecoderConfig> read_decoder_config(const ConfigFields& config, Dtype dtype);
 
 }  // namespace eredu

@@ -1,15 +1,58 @@
 #include "describe/describe.hpp"
 
+#include <array>
 #include <filesystem>
+#include <optional>
+#include <string_view>
 #include <utility>
 
+#include "core/text.hpp"
 #include "describe/checkpoint_check.hpp"
-#include "describe/decoder_config.hpp"
+#include "describe/falcon_family.hpp"
+#include "describe/gpt_oss_family.hpp"
+#include "describe/json_file.hpp"
 #include "describe/llama_family.hpp"
+#include "describe/mlx_quantization.hpp"
+#include "describe/phi3_family.hpp"
+#include "describe/quantization_refusal.hpp"
 #include "describe/weight_index.hpp"
 
 namespace eredu {
 namespace {
+
+// A supported model_type, its describer, and whether an MLX `quantization`
+// applies to its plain two-axis linear weights (gpt_oss handles its own).
+struct Family {
+  std::string_view model_type;
+  FamilyDescriber describe;
+  bool mlx;
+};
+
+constexpr std::array<Family, 7> kFamilies = {{
+    {"llama", describe_llama, true},
+    {"mistral", describe_llama, true},
+    {"qwen2", describe_llama, true},
+    {"qwen3", describe_llama, true},
+    {"phi3", describe_phi3, true},
+    {"falcon", describe_falcon, true},
+    {"gpt_oss", describe_gpt_oss, false},
+}};
+
+constexpr std::string_view kSupported = "llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss";
+
+Result<const Family*> find_family(const ConfigFields& config) {
+  const nlohmann::json* type = config.field("model_type");
+  if (type == nullptr || !type->is_string()) {
+    return failf(Status::UnsupportedModel, "{}: no model_type; supported: {}", config.file(),
+                 kSupported);
+  }
+  const std::string name = type->get<std::string>();
+  for (const Family& family : kFamilies) {
+    if (family.model_type == name) return &family;
+  }
+  return failf(Status::UnsupportedModel, "{}: model_type {} is not supported; supported: {}",
+               config.file(), debug_quoted(name), kSupported);
+}
 
 // "models/qwen3-1.7b/" and "." name the folder itself, not "" or ".".
 std::string folder_name(const std::string& dir) {
@@ -21,19 +64,40 @@ std::string folder_name(const std::string& dir) {
 
 }  // namespace
 
-Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::string& dir) {
-  EREDU_TRY(config, read_decoder_config(dir));
-  EREDU_TRY(index, read_weight_index(dir));
-  // A layer has at least nine tensors, so a config with more layers than the
-  // index has tensors cannot match it; failing early bounds the work.
-  if (config.num_hidden_layers > index.names.size()) {
-    return failf(Status::CheckpointMismatch,
-                 "config.json declares {} layers but {} lists only {} tensors",
-                 config.num_hidden_layers, index.file, index.names.size());
+Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::string& dir,
+                                                                   const DescribeOptions& options) {
+  const std::string file = dir + "/config.json";
+  EREDU_TRY(document, read_json_file(file));
+  if (!document.is_object()) return failf(Status::Parse, "{}: not a JSON object", file);
+  const ConfigFields config(document, dir);
+  EREDU_TRY(family, find_family(config));
+  std::optional<MlxQuantization> mlx;
+  if (family->mlx) {
+    EREDU_TRY(read, read_mlx_quantization(config));
+    mlx = std::move(read);
+    if (!mlx) {
+      EREDU_TRY(refuse_quantization_config(config));
+    }
+  } else {
+    EREDU_TRY(refuse_mlx_quantization(config, std::string(family->model_type)));
   }
-  EREDU_TRY(builder, ModelBuilder::create(
-                         ModelInfo{folder_name(dir), config.num_hidden_layers, std::nullopt}));
-  EREDU_TRY(add_llama_groups(builder, config, index));
+  EREDU_TRY(index, read_weight_index(dir));
+  EREDU_TRY(described, family->describe(config, index));
+  const std::string name = folder_name(dir);
+  if (described.stacked_experts && options.expert_size > 1) {
+    return failf(Status::UnsupportedModel,
+                 "{} cannot be planned with expert size {}: {}; plan it with expert size 1", name,
+                 options.expert_size, *described.stacked_experts);
+  }
+  std::vector<ParameterGroupSpec> groups = std::move(described.groups);
+  if (mlx) {
+    EREDU_TRY(expanded, expand_mlx_groups(std::move(groups), *mlx, index));
+    groups = std::move(expanded);
+  }
+  EREDU_TRY(builder, ModelBuilder::create(ModelInfo{name, described.layers, std::nullopt}));
+  for (ParameterGroupSpec& group : groups) {
+    EREDU_TRY(builder.add_group(std::move(group)));
+  }
   EREDU_TRY(model, std::move(builder).finish());
   EREDU_TRY(check_checkpoint(*model, index));
   return model;

@@ -1,7 +1,8 @@
 // `eredu describe`: a model folder (config.json + weight index) as an
-// eredu.groups.v1 description (interchange §7).
+// eredu.groups.v1 description (interchange §7, docs/describe.md).
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 
@@ -10,13 +11,29 @@
 
 namespace eredu {
 
-/// Describes the llama-style decoder (model_type llama, mistral, qwen2,
-/// qwen3) in folder `dir`: `model.name` is the folder's name, `layers` is
-/// num_hidden_layers, the groups are interchange §7's. Errors: Io (a file
-/// cannot be read, no weight index); Parse (malformed config or index);
-/// UnsupportedModel (another family, a quantized checkpoint, no dtype);
-/// CheckpointMismatch (index tensors not described exactly once, or described
-/// bytes != metadata.total_size).
-Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::string& dir);
+/// What the description will be planned with, for the refusals that depend
+/// on it.
+struct DescribeOptions {
+  /// The expert-parallel size (`--ep`); a model whose routed experts are
+  /// stacked in one tensor per layer (gpt_oss) refuses more than 1.
+  std::uint64_t expert_size = 1;
+};
+
+/// Describes the decoder in folder `dir` by its config.json `model_type`:
+/// llama, mistral, qwen2, qwen3 (interchange §7; with an MLX `quantization`,
+/// its affine-quantized linears expanded into packed weight, scales and
+/// biases), phi3, falcon (new_decoder_architecture), gpt_oss
+/// (docs/describe.md). `model.name` is the folder's name, `layers` is
+/// num_hidden_layers. Checks, in order: config.json (Io, Parse), the
+/// model_type (UnsupportedModel), the quantization (UnsupportedModel for one
+/// the family does not handle; Parse / InvalidFormat for a malformed MLX
+/// one), the weight index (Io, Parse), the family's config fields (Parse,
+/// UnsupportedModel for the dtype or layout), the expert size
+/// (UnsupportedModel for stacked experts and `expert_size` > 1), the
+/// expansion (InvalidTensor), then the checkpoint (CheckpointMismatch: index
+/// tensors not described exactly once, or described bytes !=
+/// metadata.total_size). Thread-safe; reads the two files once.
+Result<std::shared_ptr<const ModelDescription>> describe_model_dir(
+    const std::string& dir, const DescribeOptions& options = {});
 
 }  // namespace eredu

@@ -3,18 +3,16 @@
 #pragma once
 
 #include "core/result.hpp"
-#include "describe/decoder_config.hpp"
-#include "describe/weight_index.hpp"
-#include "model/model.hpp"
+#include "describe/family.hpp"
 
 namespace eredu {
 
-/// Adds `embed`, then `self_attn`, `norms`, `mlp` of every layer, then
-/// `head` to `builder`. Optional tensors (attention biases, q_norm/k_norm,
-/// lm_head.weight) are described when the index holds them. Errors: Parse
-/// when a shape overflows 64 bits; the builder's and group construction
-/// errors otherwise (not expected for a valid config).
-Result<void> add_llama_groups(ModelBuilder& builder, const DecoderConfig& config,
-                              const WeightIndex& index);
+/// `embed`, then `self_attn`, `norms`, `mlp` of every layer, then `head`,
+/// with the decoder fields of read_decoder_config. Optional tensors
+/// (attention biases, q_norm/k_norm, lm_head.weight) are described when the
+/// index holds them. Errors: read_decoder_config's; CheckpointMismatch for
+/// more layers than index tensors; Parse when a shape overflows 64 bits; group
+/// construction errors otherwise (not expected for a valid config).
+Result<FamilyGroups> describe_llama(const ConfigFields& config, const WeightIndex& index);
 
 }  // namespace eredu

@@ -37,13 +37,6 @@ TEST_CASE("bitsandbytes int8 checkpoint: UnsupportedModel naming it") {
   CHECK(contains(error.message, "bitsandbytes int8"));
 }
 
-TEST_CASE("MLX quantized checkpoint: UnsupportedModel naming it") {
-  Error error = describe_error(test::example_model("qwen3-14b-mlx-4bit"));
-  CHECK(error.code == Status::UnsupportedModel);
-  CHECK(contains(error.message, "MLX"));
-  CHECK(contains(error.message, "\"bits\":4"));
-}
-
 TEST_CASE("another family, another quantization, no dtype: UnsupportedModel") {
   json config = test::tiny_llama_config();
   SUBCASE("gemma3") {

@@ -1,0 +1,90 @@
+#include "describe/config_fields.hpp"
+
+#include "core/checked.hpp"
+
+namespace eredu {
+
+using nlohmann::json;
+
+const json* ConfigFields::field(const char* key) const {
+  auto it = config_.find(key);
+  if (it == config_.end() || it->is_null()) return nullptr;
+  return &*it;
+}
+
+Result<std::optional<std::uint64_t>> ConfigFields::optional_count(const char* key) const {
+  const json* value = field(key);
+  if (value == nullptr) return std::optional<std::uint64_t>{};
+  if (!value->is_number_unsigned() || value->get<std::uint64_t>() == 0) {
+    return failf(Status::Parse, "{}: {} must be a positive integer, got {}", file_, key,
+                 value->dump());
+  }
+  return std::optional<std::uint64_t>{value->get<std::uint64_t>()};
+}
+
+Result<std::uint64_t> ConfigFields::required_count(const char* key) const {
+  EREDU_TRY(value, optional_count(key));
+  if (!value) return failf(Status::Parse, "{}: required field {} is missing", file_, key);
+  return *value;
+}
+
+Result<bool> ConfigFields::flag(const char* key, bool fallback) const {
+  const json* value = field(key);
+  if (value == nullptr) return fallback;
+  if (!value->is_boolean()) {
+    return failf(Status::Parse, "{}: {} must be a boolean, got {}", file_, key, value->dump());
+  }
+  return value->get<bool>();
+}
+
+Result<Dtype> ConfigFields::dtype() const {
+  const json* value = field("torch_dtype");
+  if (value == nullptr) value = field("dtype");
+  if (value == nullptr) {
+    return failf(Status::UnsupportedModel,
+                 "{}: neither torch_dtype nor dtype is given, so tensor bytes are unknown", file_);
+  }
+  if (value->is_string()) {
+    const std::string name = value->get<std::string>();
+    if (name == "float32") return Dtype::F32;
+    if (name == "bfloat16") return Dtype::BF16;
+    if (name == "float16") return Dtype::F16;
+  }
+  return failf(Status::UnsupportedModel,
+               "{}: dtype {} is not supported; supported: float32, bfloat16, float16", file_,
+               value->dump());
+}
+
+Result<std::uint64_t> ConfigFields::product(const char* what,
+                                            std::initializer_list<std::uint64_t> factors) const {
+  std::uint64_t out = 1;
+  for (std::uint64_t factor : factors) {
+    auto next = checked_mul(out, factor);
+    if (!next) return failf(Status::Parse, "{}: {} overflows 64 bits", file_, what);
+    out = *next;
+  }
+  return out;
+}
+
+Result<std::uint64_t> ConfigFields::sum(const char* what,
+                                        std::initializer_list<std::uint64_t> terms) const {
+  std::uint64_t out = 0;
+  for (std::uint64_t term : terms) {
+    auto next = checked_add(out, term);
+    if (!next) return failf(Status::Parse, "{}: {} overflows 64 bits", file_, what);
+    out = *next;
+  }
+  return out;
+}
+
+Result<void> check_layer_count(std::uint64_t layers, const std::string& index_file,
+                               std::size_t index_tensors) {
+  if (layers > index_tensors) {
+    return failf(Status::CheckpointMismatch,
+                 "config.json declares {} layers but {} lists only {} tensors", layers, index_file,
+                 index_tensors);
+  }
+  return outcome::success();
+}
+
+}  // namespace eredu

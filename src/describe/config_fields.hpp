@@ -1,0 +1,63 @@
+// Typed reads of a Hugging Face config.json's fields, with messages naming the
+// file and the key (shared by every family describer).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <initializer_list>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include "core/result.hpp"
+#include "plan/dtype.hpp"
+
+namespace eredu {
+
+/// The parsed config.json of the model folder `folder`. Holds a reference to
+/// `config`, which must outlive it.
+class ConfigFields {
+ public:
+  ConfigFields(const nlohmann::json& config, std::string folder)
+      : config_(config), folder_(std::move(folder)), file_(folder_ + "/config.json") {}
+
+  /// The model folder, for family metadata files next to config.json.
+  const std::string& folder() const { return folder_; }
+  /// `<folder>/config.json`, the prefix of every message.
+  const std::string& file() const { return file_; }
+  /// The value of `key`, or nullptr when absent or null (HF writes nulls for
+  /// "not given").
+  const nlohmann::json* field(const char* key) const;
+
+  /// A positive integer, or nullopt when not given. Errors: Parse naming the
+  /// key and the value.
+  Result<std::optional<std::uint64_t>> optional_count(const char* key) const;
+  /// A positive integer. Errors: Parse when missing or not one.
+  Result<std::uint64_t> required_count(const char* key) const;
+  /// A boolean, `fallback` when not given. Errors: Parse when not a boolean.
+  Result<bool> flag(const char* key, bool fallback) const;
+  /// `torch_dtype` (transformers < 4.56) or `dtype`: float32, bfloat16,
+  /// float16 as F32, BF16, F16. Errors: UnsupportedModel when neither is
+  /// given or the value is another type.
+  Result<Dtype> dtype() const;
+  /// The product of `factors` (elements of a tensor axis derived from the
+  /// config). Errors: Parse naming `what` when it overflows 64 bits.
+  Result<std::uint64_t> product(const char* what,
+                                std::initializer_list<std::uint64_t> factors) const;
+  /// The sum of `terms`; Parse naming `what` when it overflows 64 bits.
+  Result<std::uint64_t> sum(const char* what, std::initializer_list<std::uint64_t> terms) const;
+
+ private:
+  const nlohmann::json& config_;
+  std::string folder_;
+  std::string file_;
+};
+
+/// A config declaring more decoder layers than the index has tensors cannot
+/// match it (a layer has at least two tensors); failing early bounds the work.
+/// Errors: CheckpointMismatch with both counts.
+Result<void> check_layer_count(std::uint64_t layers, const std::string& index_file,
+                               std::size_t index_tensors);
+
+}  // namespace eredu

@@ -1,0 +1,74 @@
+// What every family describer (llama, phi3, falcon, gpt_oss) returns, and
+// the pieces they share: a member list with the model's dtype and the
+// vocabulary groups at both ends of the model.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/result.hpp"
+#include "describe/config_fields.hpp"
+#include "describe/weight_index.hpp"
+#include "plan/group.hpp"
+
+namespace eredu {
+
+/// One family's description of a model folder, before quantized-format
+/// expansion and the checkpoint check.
+struct FamilyGroups {
+  std::uint64_t layers = 0;                // num_hidden_layers
+  std::vector<ParameterGroupSpec> groups;  // document order
+  /// Set when the routed experts are stacked in one tensor per layer, so an
+  /// expert rank cannot own a subset of them: why, for the refusal message.
+  std::optional<std::string> stacked_experts;
+};
+
+/// A family describer: reads its fields of config.json and lists the groups
+/// of the folder whose weight index is `index` ("when present" tensors are
+/// looked up there).
+using FamilyDescriber = Result<FamilyGroups> (*)(const ConfigFields& config,
+                                                 const WeightIndex& index);
+
+/// The members of one group, each with `dtype` unless given another.
+class Members {
+ public:
+  explicit Members(Dtype dtype) : dtype_(dtype) {}
+
+  void add(std::string target, std::vector<std::uint64_t> shape, MemberSharding sharding) {
+    members_.emplace_back(std::move(target), std::move(shape), std::move(sharding), dtype_);
+  }
+  void add(std::string target, std::vector<std::uint64_t> shape, MemberSharding sharding,
+           Dtype dtype) {
+    members_.emplace_back(std::move(target), std::move(shape), std::move(sharding), dtype);
+  }
+  /// Adds the member only when the index holds `target`.
+  void add_present(const WeightIndex& index, std::string target, std::vector<std::uint64_t> shape,
+                   MemberSharding sharding) {
+    if (index.contains(target)) add(std::move(target), std::move(shape), std::move(sharding));
+  }
+  std::vector<ParameterMemberSpec> take() { return std::move(members_); }
+
+ private:
+  Dtype dtype_;
+  std::vector<ParameterMemberSpec> members_;
+};
+
+/// True when the output head reuses the embedding: the config ties them and
+/// the index has no `lm_head.weight` of its own.
+bool uses_tied_head(bool tie_word_embeddings, const WeightIndex& index);
+
+/// Group `embed` (vocabulary): `target` [vocab, hidden] balanced on axis 0,
+/// scope embedding, or tied_embedding when `tied`.
+Result<ParameterGroupSpec> embedding_group(std::string target, std::uint64_t vocab,
+                                           std::uint64_t hidden, Dtype dtype, bool tied);
+
+/// Group `head` (vocabulary, scope output_head): the final norm tensors
+/// [hidden] replicated, then `lm_head.weight` [vocab, hidden] balanced on
+/// axis 0 unless `tied`.
+Result<ParameterGroupSpec> head_group(const std::vector<std::string>& norms, std::uint64_t vocab,
+                                      std::uint64_t hidden, Dtype dtype, bool tied);
+
+}  // namespace eredu

@@ -1,0 +1,27 @@
+// The quantized checkpoints a family describer does not handle, refused with
+// the name users know them by (interchange §7).
+#pragma once
+
+#include <string>
+
+#include "core/result.hpp"
+#include "describe/config_fields.hpp"
+
+namespace eredu {
+
+/// How a `quantization_config` object reads in a message: "bitsandbytes int8
+/// (LLM.int8) quantization", "bitsandbytes 4-bit quantization", "\"fp8\"
+/// quantization (quantization_config.quant_method)", or the object itself
+/// when it has no quant_method.
+std::string quantization_label(const nlohmann::json& quantization_config);
+
+/// UnsupportedModel when config.json has a `quantization_config`, naming it
+/// (`<file>: <label> is not supported`); success otherwise.
+Result<void> refuse_quantization_config(const ConfigFields& config);
+
+/// UnsupportedModel when config.json has an MLX `quantization` object
+/// (`<file>: MLX quantized checkpoint (quantization {...}) is not supported
+/// for model_type "<type>"`); success otherwise.
+Result<void> refuse_mlx_quantization(const ConfigFields& config, const std::string& model_type);
+
+}  // namespace eredu
