@@ -1,12 +1,16 @@
 #include <fmt/format.h>
 
+#include <utility>
+
+#include "admission/check.hpp"
+#include "admission/check_json.hpp"
 #include "cli/byte_units.hpp"
+#include "cli/check_table.hpp"
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
 #include "cli/world_table.hpp"
 #include "describe/describe.hpp"
-#include "world/world_json.hpp"
 
 namespace eredu {
 namespace {
@@ -28,12 +32,16 @@ std::string check_header(const WorldPlan& world) {
 
 Result<int> run_check(const CheckArgs& args) {
   EREDU_TRY(policy, policy_from(args.policy));
-  EREDU_TRY(model, describe_model_dir(args.model_dir));
+  EREDU_TRY(residency, admission_policy_from(args.residency));
+  EREDU_TRY(model, describe_model_dir(args.model_dir, DescribeOptions{args.topology.expert}));
   EREDU_TRY(topology, topology_from(args.topology));
   EREDU_TRY(world, plan_world_showing_progress(model, topology, policy));
+  EREDU_TRY(report, check_world(std::move(world), residency));
   const bool json = args.format == "json";
-  EREDU_TRY(write_stdout(json ? world_to_json(world) : check_header(world) + world_table(world)));
-  return world.coverage_ok() ? kExitOk : kExitCoverage;
+  EREDU_TRY(write_stdout(json ? check_to_json(report)
+                              : check_header(report.world) + world_table(report.world) + "\n" +
+                                    check_table(report)));
+  return report.world.coverage_ok() && report.fits() ? kExitOk : kExitCoverage;
 }
 
 }  // namespace eredu

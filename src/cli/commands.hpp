@@ -16,8 +16,14 @@ Result<int> run_plan(const PlanArgs& args);
 /// `eredu describe`: the folder's eredu.groups.v1 description.
 Result<int> run_describe(const DescribeArgs& args);
 
-/// `eredu check`: describe, plan every rank, verify coverage; a table or an
-/// eredu.world.v1 document; 3 on coverage problems.
+/// `eredu check`: residency flags first, then describe, plan every rank,
+/// verify coverage and admit every rank (interchange §6); a table or an
+/// eredu.check.v1 document; 3 on coverage problems or a rank that does not
+/// fit.
 Result<int> run_check(const CheckArgs& args);
+
+/// `eredu residency`: validates an eredu.residency.v1 policy (a file, or -
+/// for stdin) and prints the configuration it derives.
+Result<int> run_residency(const ResidencyArgs& args);
 
 }  // namespace eredu

@@ -56,6 +56,50 @@ void add_policy_flag(CLI::App& command, std::string& policy) {
   command.add_option("--policy", policy, "require | replicate-unsupported")->default_val("require");
 }
 
+// The residency flags of `eredu check`, kept as given: which were given
+// decides the options (interchange §6).
+class ResidencyFlagOptions {
+ public:
+  ResidencyFlagOptions(CLI::App& command, ResidencyFlags& flags) : flags_(flags) {
+    command
+        .add_option("--residency", flags.kind,
+                    "fully-resident | layerwise-host | dense-disk-stream")
+        ->default_val("fully-resident");
+    device_ = command.add_option("--device-budget", device_budget_,
+                                 "device budget: bytes, or with KiB MiB GiB TiB / KB MB GB TB");
+    host_ = command.add_option("--host-budget", host_budget_,
+                               "host budget (layerwise-host, dense-disk-stream)");
+    depth_ = add_count(command, "--prefetch-depth", prefetch_depth_,
+                       "device window in layer units (layerwise-host)");
+    lookahead_ = add_count(command, "--host-lookahead", host_lookahead_,
+                           "protected host units (dense-disk-stream)");
+    queue_ = add_count(command, "--queue-capacity", queue_capacity_,
+                       "background host materializations (dense-disk-stream)");
+  }
+
+  /// Copies the flags that were given into `flags`.
+  void collect() const {
+    if (device_->count() > 0) flags_.device_budget = device_budget_;
+    if (host_->count() > 0) flags_.host_budget = host_budget_;
+    if (depth_->count() > 0) flags_.prefetch_depth = prefetch_depth_;
+    if (lookahead_->count() > 0) flags_.host_lookahead = host_lookahead_;
+    if (queue_->count() > 0) flags_.queue_capacity = queue_capacity_;
+  }
+
+ private:
+  ResidencyFlags& flags_;
+  std::string device_budget_;
+  std::string host_budget_;
+  std::uint64_t prefetch_depth_ = 0;
+  std::uint64_t host_lookahead_ = 0;
+  std::uint64_t queue_capacity_ = 0;
+  CLI::Option* device_ = nullptr;
+  CLI::Option* host_ = nullptr;
+  CLI::Option* depth_ = nullptr;
+  CLI::Option* lookahead_ = nullptr;
+  CLI::Option* queue_ = nullptr;
+};
+
 int run(int argc, char** argv) {
   const bool json = wants_json(argc, argv);
   CLI::App app{
@@ -91,14 +135,22 @@ int run(int argc, char** argv) {
       ->default_val("json");
 
   CheckArgs check;
-  CLI::App* check_command =
-      app.add_subcommand("check", "describe a model folder, plan every rank and verify coverage");
+  CLI::App* check_command = app.add_subcommand(
+      "check", "describe a model folder, plan every rank, verify coverage and admit each rank");
   check_command->add_option("MODEL_DIR", check.model_dir, "folder with config.json")->required();
   add_topology_flags(*check_command, check.topology, false);
   add_policy_flag(*check_command, check.policy);
+  const ResidencyFlagOptions residency_flags(*check_command, check.residency);
   check_command->add_option("--format", check.format, "table | json")
       ->check(CLI::IsMember({"table", "json"}))
       ->default_val("table");
+
+  ResidencyArgs residency;
+  CLI::App* residency_command = app.add_subcommand(
+      "residency", "validate an eredu.residency.v1 weight-residency policy, print what it derives");
+  residency_command
+      ->add_option("--policy", residency.policy, "eredu.residency.v1 file, or - for stdin")
+      ->required();
 
   try {
     app.parse(argc, argv);
@@ -110,10 +162,12 @@ int run(int argc, char** argv) {
     return report_error({Status::InvalidArgument, "plan needs --rank R or --all-ranks"}, json);
   }
   if (rank_flag->count() > 0) plan.rank = rank;
+  residency_flags.collect();
 
-  Result<int> status = *plan_command       ? run_plan(plan)
-                       : *describe_command ? run_describe(describe)
-                                           : run_check(check);
+  Result<int> status = *plan_command        ? run_plan(plan)
+                       : *describe_command  ? run_describe(describe)
+                       : *residency_command ? run_residency(residency)
+                                            : run_check(check);
   if (!status) return report_error(status.error(), json);
   return status.value();
 }

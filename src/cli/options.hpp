@@ -1,10 +1,12 @@
-// Flags shared by the subcommands: topology sizes, policy, output format.
+// Flags shared by the subcommands: topology sizes, policy, residency
+// (interchange §6), output format.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 
+#include "admission/policy.hpp"
 #include "core/result.hpp"
 #include "plan/layout.hpp"
 #include "topology/topology.hpp"
@@ -35,12 +37,29 @@ struct DescribeArgs {
   std::string format = "json";
 };
 
+/// `--residency --device-budget --host-budget --prefetch-depth
+/// --host-lookahead --queue-capacity`, as given (absent: nullopt).
+struct ResidencyFlags {
+  std::string kind = "fully-resident";
+  std::optional<std::string> device_budget;  // sizes, parsed by admission_policy_from
+  std::optional<std::string> host_budget;
+  std::optional<std::uint64_t> prefetch_depth;
+  std::optional<std::uint64_t> host_lookahead;
+  std::optional<std::uint64_t> queue_capacity;
+};
+
 /// `eredu check`.
 struct CheckArgs {
   std::string model_dir;
   TopologyFlags topology;
   std::string policy = "require";
+  ResidencyFlags residency;
   std::string format = "table";
+};
+
+/// `eredu residency`.
+struct ResidencyArgs {
+  std::string policy;  // a file, or "-" for standard input
 };
 
 /// Errors: ZeroAxis, WorldSizeOverflow (ParallelTopology::create).
@@ -49,5 +68,22 @@ Result<ParallelTopology> topology_from(const TopologyFlags& flags);
 /// `require`, `replicate-unsupported` or `replicate_unsupported`.
 /// Errors: InvalidArgument naming the accepted words.
 Result<ShardingPolicy> policy_from(const std::string& flag);
+
+/// The admission policy the residency flags select (interchange §6), checked
+/// in this order:
+/// 1. `--residency`: fully-resident, layerwise-host, dense-disk-stream (or
+///    the snake_case words), else InvalidArgument;
+/// 2. the sizes (parse_size's InvalidArgument), device first;
+/// 3. a flag the kind has no option for (fully resident: all but
+///    --device-budget; layerwise host: --host-lookahead, --queue-capacity;
+///    dense disk stream: --prefetch-depth) is InvalidArgument;
+/// 4. the seed's construction: layerwise host OffloadConfig::create(device,
+///    host, depth 1 unless given) (ZeroPrefetchDepth); dense disk stream
+///    DenseDiskStreamLoadOptions::create(device 4 GiB, host 16 GiB, lookahead
+///    and queue 2 — 0 when the host budget is 0 — unless given)
+///    (HostDisabledControls, ZeroHostLookahead, ZeroQueueCapacity). Fully
+///    resident takes the device budget as its admission budget (unbounded
+///    unless given).
+Result<AdmissionPolicy> admission_policy_from(const ResidencyFlags& flags);
 
 }  // namespace eredu

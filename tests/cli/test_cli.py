@@ -87,9 +87,13 @@ class Failures(unittest.TestCase):
         result = run("describe", model("llama-3.1-8b-bnb-int8"))
         self.assert_error(result, 2, "EREDU_E_UNSUPPORTED_MODEL")
         self.assertIn("bitsandbytes int8", result.stderr)
-        result = run("check", model("qwen3-14b-mlx-4bit"), "--format", "json")
+        result = run("check", model("llama-3.1-8b-bnb-int8"), "--format", "json")
         self.assert_error(result, 2, "EREDU_E_UNSUPPORTED_MODEL", 10, json_output=True)
-        self.assertIn("MLX", result.stderr)
+        self.assertIn("bitsandbytes int8", result.stderr)
+        # Stacked experts cannot be split by expert rank.
+        result = run("check", model("gpt-oss-20b"), "--ep", "2")
+        self.assert_error(result, 2, "EREDU_E_UNSUPPORTED_MODEL")
+        self.assertIn("gpt-oss-20b cannot be planned with expert size 2", result.stderr)
 
     def test_missing_model_folder_is_exit_1(self):
         self.assert_error(run("check", "/nonexistent/model"), 1, "EREDU_E_IO")
@@ -160,7 +164,11 @@ class Models(unittest.TestCase):
         plan = run("plan", "--groups", "-", "--tp", "2", "--all-ranks", "--format", "json", stdin=result.stdout)
         check = run("check", model("qwen3-1.7b"), "--tp", "2", "--format", "json")
         self.assertEqual(plan.returncode, 0, plan.stderr)
-        self.assertEqual(plan.stdout, check.stdout)
+        self.assertEqual(check.returncode, 0, check.stderr)
+        world, checked = json.loads(plan.stdout), json.loads(check.stdout)
+        self.assertEqual(world["coverage"], checked["coverage"])
+        self.assertEqual([r["totals"]["local_bytes"] for r in world["ranks"]],
+                         [r["local_bytes"] for r in checked["ranks"]])
 
     def check_reflection(self, *topology):
         result = run("check", model("reflection-llama-3.1-70b"), *topology)
@@ -177,15 +185,21 @@ class Models(unittest.TestCase):
         table = self.check_reflection("--tp", "4", "--pp", "2")
         self.assertRegex(table, r"\n +7 +3 +1 +0 +0 +362 +32\.86 GiB +-\n")
 
-    def test_check_json_is_a_world_document(self):
+    def test_check_json_is_a_check_document(self):
         result = run("check", model("reflection-llama-3.1-70b"), "--tp", "8", "--format", "json")
         self.assertEqual(result.returncode, 0, result.stderr)
-        world = json.loads(result.stdout)
-        self.assertEqual(list(world), ["schema", "topology", "policy", "global_bytes", "ranks", "coverage"])
-        self.assertEqual(world["schema"], "eredu.world.v1")
-        self.assertEqual(world["global_bytes"], 282215219200)
-        self.assertEqual(world["coverage"], {"ok": True, "tensors": 723, "problems": []})
-        self.assertEqual(world["ranks"][0]["totals"]["local_bytes"], 35281534976)
+        checked = json.loads(result.stdout)
+        self.assertEqual(list(checked), ["schema", "model", "topology", "policy", "residency", "coverage",
+                                         "ranks", "fits"])
+        self.assertEqual(checked["schema"], "eredu.check.v1")
+        self.assertEqual(checked["model"], {"name": "reflection-llama-3.1-70b", "tensors": 723,
+                                            "global_bytes": 282215219200})
+        self.assertEqual(checked["residency"], {"kind": "fully_resident", "device_budget_bytes": None,
+                                                "host_budget_bytes": None, "prefetch_depth": 1,
+                                                "host_lookahead": 0})
+        self.assertEqual(checked["coverage"], {"ok": True, "tensors": 723, "problems": []})
+        self.assertEqual(checked["ranks"][0]["local_bytes"], 35281534976)
+        self.assertTrue(checked["fits"])
 
     def test_check_other_models(self):
         for name, tp, pp in (("mistral-7b-v0.1", 4, 2), ("qwen2.5-14b-sakura", 8, 3), ("qwen3-1.7b", 2, 4)):
@@ -199,6 +213,238 @@ class Models(unittest.TestCase):
         version = run("--version")
         self.assertEqual(version.returncode, 0)
         self.assertRegex(version.stdout, r"^\d+\.\d+\.\d+\n$")
+
+
+class Admission(unittest.TestCase):
+    """`eredu check --residency ...` on reflection-llama-3.1-70b (interchange §6)."""
+
+    def check(self, *args, exit_code=0):
+        result = run("check", model("reflection-llama-3.1-70b"), *args)
+        self.assertEqual(result.returncode, exit_code, result.stderr)
+        self.assertEqual(result.stderr, "")
+        return result.stdout
+
+    def test_fully_resident_on_one_80gib_device_does_not_fit(self):
+        table = self.check("--device-budget", "80GiB", exit_code=3)
+        self.assertIn("\nresidency: fully_resident; device budget 80.00 GiB, host budget unbounded, "
+                      "prefetch depth 1, host lookahead 0\n", table)
+        self.assertRegex(table, r"\n +0 +262\.83 GiB +7\.83 GiB +80 +80 +262\.83 GiB +0 B +0 B +no\n")
+        self.assertTrue(table.endswith(
+            "\ndoes not fit: 1 of 1 ranks\n"
+            "  rank 0: planned 282215219200 bytes for the Device tier exceed its 85899345920-byte budget "
+            "(262.83 GiB > 80.00 GiB)\n"), table)
+        checked = json.loads(self.check("--device-budget", "80GiB", "--format", "json", exit_code=3))
+        self.assertFalse(checked["fits"])
+        rank = checked["ranks"][0]
+        self.assertEqual((rank["local_bytes"], rank["static_bytes"], rank["device_bytes"], rank["fits"]),
+                         (282215219200, 8405811200, 282215219200, False))
+        self.assertEqual(rank["error"], {
+            "code": "EREDU_E_BUDGET_EXCEEDED", "status": 305,
+            "message": "planned 282215219200 bytes for the Device tier exceed its 85899345920-byte budget"})
+
+    def test_tp4_check_json_is_exact(self):
+        text = self.check("--tp", "4", "--device-budget", "80GiB", "--format", "json")
+        self.assertEqual(text, expected("reflection.tp4.check.json"))
+        # 85899345920 bytes written plainly is the same budget.
+        self.assertEqual(self.check("--tp", "4", "--device-budget", "85899345920", "--format", "json"), text)
+
+    def test_tp4_table_fits(self):
+        table = self.check("--tp", "4", "--device-budget", "80GiB")
+        self.assertRegex(table, r"\n +0 +65\.71 GiB +1\.96 GiB +80 +80 +65\.71 GiB +0 B +0 B +yes\n")
+        self.assertIn("\nfits: all 4 ranks; device peak 70557794304 bytes (65.71 GiB) of a 85899345920-byte "
+                      "budget (80.00 GiB); host peak 0 bytes (0 B), unbounded\n", table)
+        self.assertIn("\ncoverage: ok (723 tensors)\n", table)
+
+    def test_dense_disk_stream_fits_one_80gib_device(self):
+        checked = json.loads(self.check("--residency", "dense-disk-stream", "--device-budget", "80GiB",
+                                        "--format", "json"))
+        self.assertEqual(checked["residency"], {"kind": "dense_disk_stream", "device_budget_bytes": 85899345920,
+                                                "host_budget_bytes": 17179869184, "prefetch_depth": 2,
+                                                "host_lookahead": 2})
+        rank = checked["ranks"][0]
+        self.assertEqual((rank["layer_units"], rank["device_window_units"], rank["device_bytes"],
+                          rank["host_bytes"], rank["disk_bytes"], rank["fits"]),
+                         (80, 2, 15251046400, 6845235200, 273809408000, True))
+        table = self.check("--residency", "dense_disk_stream", "--device-budget", "80GiB")
+        self.assertIn("\nfits: all 1 ranks; device peak 15251046400 bytes (14.20 GiB) of a 85899345920-byte "
+                      "budget (80.00 GiB); host peak 6845235200 bytes (6.38 GiB) of a 17179869184-byte "
+                      "budget (16.00 GiB)\n", table)
+        # The default 4 GiB device budget is too small.
+        table = self.check("--residency", "dense-disk-stream", exit_code=3)
+        self.assertIn("rank 0: planned 15251046400 bytes for the Device tier exceed its 4294967296-byte budget",
+                      table)
+
+    def test_dense_direct_disk_to_device(self):
+        checked = json.loads(self.check("--residency", "dense-disk-stream", "--device-budget", "16GB",
+                                        "--host-budget", "0", "--format", "json"))
+        self.assertEqual(checked["residency"], {"kind": "dense_disk_stream", "device_budget_bytes": 16000000000,
+                                                "host_budget_bytes": 0, "prefetch_depth": 2,
+                                                "host_lookahead": 0})
+        self.assertEqual(checked["ranks"][0]["host_bytes"], 0)
+        self.assertTrue(checked["fits"])
+
+    def test_layerwise_host(self):
+        checked = json.loads(self.check("--residency", "layerwise-host", "--format", "json"))
+        self.assertEqual(checked["residency"], {"kind": "layerwise_host", "device_budget_bytes": None,
+                                                "host_budget_bytes": None, "prefetch_depth": 1,
+                                                "host_lookahead": 0})
+        rank = checked["ranks"][0]
+        self.assertEqual((rank["device_window_units"], rank["device_bytes"], rank["host_bytes"], rank["disk_bytes"]),
+                         (1, 11828428800, 273809408000, 0))
+        checked = json.loads(self.check("--residency", "layerwise-host", "--prefetch-depth", "100",
+                                        "--host-budget", "255GiB", "--format", "json", exit_code=3))
+        rank = checked["ranks"][0]
+        self.assertEqual((rank["device_window_units"], rank["device_bytes"]), (100, 282215219200))
+        self.assertEqual(rank["error"]["message"],
+                         "planned 273809408000 bytes for the Host tier exceed its 273804165120-byte budget")
+        self.check("--residency", "layerwise-host", "--host-budget", "256GiB", "--device-budget", "11828428800")
+        self.check("--residency", "layerwise-host", "--device-budget", "11828428799", exit_code=3)
+
+    def test_bad_residency_flags(self):
+        for args, code, status, message in (
+                (["--residency", "dense-disk-stream", "--host-budget", "0", "--host-lookahead", "2"],
+                 "EREDU_E_HOST_DISABLED_CONTROLS", 402,
+                 "dense disk streaming with a zero host budget requires zero host lookahead and queue capacity"),
+                (["--residency", "dense-disk-stream", "--host-budget", "0", "--queue-capacity", "1"],
+                 "EREDU_E_HOST_DISABLED_CONTROLS", 402, None),
+                (["--residency", "dense-disk-stream", "--host-lookahead", "0"], "EREDU_E_ZERO_HOST_LOOKAHEAD", 400,
+                 "dense disk streaming host lookahead must be nonzero when the host budget is enabled"),
+                (["--residency", "dense-disk-stream", "--queue-capacity", "0"], "EREDU_E_ZERO_QUEUE_CAPACITY", 401,
+                 "dense disk streaming background queue capacity must be nonzero when host caching is enabled"),
+                (["--residency", "layerwise-host", "--prefetch-depth", "0"], "EREDU_E_ZERO_PREFETCH_DEPTH", 307,
+                 "offload prefetch depth must be nonzero"),
+                (["--residency", "resident"], "EREDU_E_INVALID_ARGUMENT", 2,
+                 '--residency "resident" is not a residency; use fully-resident, layerwise-host or '
+                 'dense-disk-stream'),
+                (["--host-budget", "1GiB"], "EREDU_E_INVALID_ARGUMENT", 2,
+                 "--host-budget applies to --residency layerwise-host or dense-disk-stream only"),
+                (["--residency", "dense-disk-stream", "--prefetch-depth", "2"], "EREDU_E_INVALID_ARGUMENT", 2,
+                 "--prefetch-depth applies to --residency layerwise-host only"),
+                (["--residency", "layerwise-host", "--host-lookahead", "2"], "EREDU_E_INVALID_ARGUMENT", 2,
+                 "--host-lookahead applies to --residency dense-disk-stream only"),
+                (["--residency", "layerwise-host", "--queue-capacity", "2"], "EREDU_E_INVALID_ARGUMENT", 2,
+                 "--queue-capacity applies to --residency dense-disk-stream only"),
+                (["--device-budget", "1.5GiB"], "EREDU_E_INVALID_ARGUMENT", 2, None),
+                (["--device-budget", "80 GiB"], "EREDU_E_INVALID_ARGUMENT", 2, None),
+                (["--device-budget", "GiB"], "EREDU_E_INVALID_ARGUMENT", 2, None),
+                (["--device-budget", "80gib"], "EREDU_E_INVALID_ARGUMENT", 2, None),
+                (["--device-budget", "16777216TiB"], "EREDU_E_INVALID_ARGUMENT", 2,
+                 '--device-budget "16777216TiB" is more than 18446744073709551615 bytes'),
+                (["--prefetch-depth", "-1"], "EREDU_E_INVALID_ARGUMENT", 2, None)):
+            with self.subTest(args=args):
+                # Flags are judged before the model folder is read.
+                result = run("check", "/nonexistent/model", *args, "--format", "json")
+                Failures.assert_error(self, result, 2, code, status, json_output=True)
+                if message is not None:
+                    self.assertEqual(json.loads(result.stdout)["error"]["message"], message)
+
+    def test_size_units(self):
+        for size, budget in (("1KB", 1000), ("1KiB", 1024), ("3MB", 3000000), ("3MiB", 3145728),
+                             ("2GB", 2000000000), ("2TB", 2000000000000), ("1TiB", 1099511627776),
+                             ("16777215TiB", 18446742974197923840)):
+            with self.subTest(size=size):
+                result = run("check", model("qwen3-1.7b"), "--residency", "layerwise-host", "--device-budget", size,
+                             "--format", "json")
+                self.assertIn(result.returncode, (0, 3), result.stderr)
+                self.assertEqual(json.loads(result.stdout)["residency"]["device_budget_bytes"], budget)
+
+
+class Residency(unittest.TestCase):
+    """`eredu residency --policy FILE|-` (docs/residency.md)."""
+
+    def residency(self, policy, exit_code=0):
+        result = run("residency", "--policy", "-", stdin=json.dumps(policy))
+        self.assertEqual(result.returncode, exit_code, result.stderr)
+        return result
+
+    def test_fully_resident(self):
+        result = self.residency({"schema": "eredu.residency.v1", "kind": "fully_resident"})
+        self.assertEqual(result.stdout,
+                         "execution residency: fully_resident\n"
+                         "offload config: device budget unbounded, host budget unbounded, prefetch depth 1, "
+                         "eviction least_recently_used\n"
+                         "device depth: K of K layer units (every unit stays on the device)\n"
+                         "max cached shards: 4\n"
+                         "memory sampling: backend off, process off\n"
+                         "parameter banks: with layer\n"
+                         "preparation residency: fully_resident\n")
+
+    def test_layerwise_host(self):
+        result = self.residency({"schema": "eredu.residency.v1", "kind": "layerwise_host", "prefetch_depth": 3,
+                                 "host_budget_bytes": 17179869184, "eviction_policy": "least_frequently_used",
+                                 "max_cached_shards": 8, "sample_process_memory": True})
+        self.assertEqual(result.stdout,
+                         "execution residency: layerwise_host\n"
+                         "offload config: device budget unbounded, host budget 17179869184 bytes (16.00 GiB), "
+                         "prefetch depth 3, eviction least_frequently_used\n"
+                         "device depth: 3 layer units whatever K (the prefetch depth)\n"
+                         "max cached shards: 8\n"
+                         "memory sampling: backend off, process on\n"
+                         "parameter banks: with layer\n"
+                         "preparation residency: layerwise_host\n")
+
+    def test_dense_disk_stream_from_a_file(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump({"schema": "eredu.residency.v1", "kind": "dense_disk_stream", "host_lookahead": 3}, f)
+        try:
+            result = run("residency", "--policy", f.name)
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout,
+                         "execution residency: dense_disk_stream\n"
+                         "offload config: device budget 4294967296 bytes (4.00 GiB), host budget 17179869184 bytes "
+                         "(16.00 GiB), prefetch depth 3, eviction least_recently_used\n"
+                         "device depth: min(K, 2) of K layer units (the dense transfer window)\n"
+                         "dense stream: host lookahead 3, background queue capacity 2\n"
+                         "max cached shards: 4\n"
+                         "memory sampling: backend off, process off\n"
+                         "parameter banks: with layer\n"
+                         "preparation residency: dense_disk_stream\n")
+
+    def test_parameter_bank_cache(self):
+        result = self.residency({"schema": "eredu.residency.v1", "kind": "dense_disk_stream", "host_budget_bytes": 0,
+                                 "parameter_bank_cache": {"device_budget_bytes": 1073741824,
+                                                          "compact_bank_scratch_bytes": 268435456,
+                                                          "prefill_compact_bank_target_bytes": 67108864}})
+        self.assertIn("\ndense stream: host lookahead 0, background queue capacity 0\n", result.stdout)
+        self.assertIn("\nparameter banks: independent cache; offload config: device budget 1073741824 bytes "
+                      "(1.00 GiB), host budget unbounded, prefetch depth 1, eviction least_recently_used; "
+                      "compact bank scratch 268435456 bytes (256.00 MiB); prefill target 67108864 bytes "
+                      "(64.00 MiB)\n", result.stdout)
+        self.assertTrue(result.stdout.endswith("\npreparation residency: addressable_parameter_banks\n"))
+
+    def test_errors(self):
+        for policy, code, message in (
+                ({"kind": "fully_resident"}, "EREDU_E_PARSE",
+                 "/schema: required string field is missing or not a string"),
+                ({"schema": "eredu.residency.v9", "kind": "fully_resident"}, "EREDU_E_UNSUPPORTED_VERSION", None),
+                ({"schema": "eredu.residency.v1", "kind": "fully_resident", "prefetch_dept": 1}, "EREDU_E_PARSE",
+                 "/prefetch_dept: unknown field"),
+                ({"schema": "eredu.residency.v1", "kind": "fully_resident", "host_budget_bytes": 1}, "EREDU_E_PARSE",
+                 "/host_budget_bytes: not allowed for a fully_resident policy"),
+                ({"schema": "eredu.residency.v1", "kind": "layerwise_host", "prefetch_depth": 0},
+                 "EREDU_E_ZERO_PREFETCH_DEPTH", "offload prefetch depth must be nonzero"),
+                ({"schema": "eredu.residency.v1", "kind": "dense_disk_stream", "host_budget_bytes": 0,
+                  "background_queue_capacity": 1}, "EREDU_E_HOST_DISABLED_CONTROLS", None),
+                ({"schema": "eredu.residency.v1", "kind": "fully_resident",
+                  "parameter_bank_cache": {"compact_bank_scratch_bytes": 1, "prefill_compact_bank_target_bytes": 2}},
+                 "EREDU_E_PARAMETER_BANK_PREFILL_TARGET_EXCEEDS_SCRATCH",
+                 "parameter-bank prefill target 2 exceeds scratch limit 1")):
+            with self.subTest(policy=policy):
+                result = self.residency(policy, exit_code=2)
+                self.assertEqual(result.stdout, "")
+                self.assertRegex(result.stderr, r"^error\[" + code + r"\]: .+\n$")
+                if message is not None:
+                    self.assertEqual(result.stderr, f"error[{code}]: {message}\n")
+        duplicate = run("residency", "--policy", "-",
+                        stdin='{"schema": "eredu.residency.v1", "kind": "fully_resident", "kind": "layerwise_host"}')
+        self.assertEqual(duplicate.returncode, 2)
+        self.assertEqual(duplicate.stderr, 'error[EREDU_E_PARSE]: invalid JSON: repeated key "kind"\n')
+        missing = run("residency", "--policy", "/nonexistent/policy.json")
+        self.assertEqual(missing.returncode, 1)
+        self.assertRegex(missing.stderr, r"^error\[EREDU_E_IO\]: cannot read \"/nonexistent/policy.json\": ")
+        self.assertEqual(run("residency").returncode, 2)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,64 @@
+#include "admission/units.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+#include "core/checked.hpp"
+
+namespace eredu {
+namespace {
+
+Result<std::uint64_t> add_bytes(std::uint64_t total, std::uint64_t bytes) {
+  auto sum = checked_add(total, bytes);
+  if (!sum) return fail(Status::Internal, "rank-local byte total overflowed 64 bits");
+  return *sum;
+}
+
+}  // namespace
+
+Result<RankUnits> split_units(const LocalModelLayout& layout) {
+  RankUnits units;
+  std::map<std::uint64_t, std::uint64_t> layers;  // layer -> bytes
+  for (const LocalTensorLayout& tensor : layout.tensors) {
+    if (tensor.placement.kind == PlacementKind::Omit) continue;
+    const std::uint64_t bytes = tensor.local_bytes.value_or(0);
+    const GroupScope& scope = tensor.group->scope();
+    if (scope.kind == GroupScope::Kind::Indexed && scope.layer) {
+      std::uint64_t& layer = layers[*scope.layer];
+      EREDU_TRY(layer_sum, add_bytes(layer, bytes));
+      layer = layer_sum;
+      EREDU_TRY(all_layers, add_bytes(units.layer_bytes, bytes));
+      units.layer_bytes = all_layers;
+    } else {
+      units.static_units.push_back({tensor.target(), bytes});
+      EREDU_TRY(all_static, add_bytes(units.static_bytes, bytes));
+      units.static_bytes = all_static;
+    }
+  }
+  units.layer_units.reserve(layers.size());
+  for (const auto& [layer, bytes] : layers) units.layer_units.push_back({layer, bytes});
+  return units;
+}
+
+Result<std::uint64_t> largest_layer_bytes(const RankUnits& units, std::uint64_t count) {
+  std::vector<std::uint64_t> bytes;
+  bytes.reserve(units.layer_units.size());
+  for (const LayerUnit& unit : units.layer_units) bytes.push_back(unit.bytes);
+  const auto window = static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(count, bytes.size()));
+  std::partial_sort(bytes.begin(), bytes.begin() + window, bytes.end(), std::greater<>());
+  std::uint64_t total = 0;
+  for (std::ptrdiff_t i = 0; i < window; ++i) {
+    EREDU_TRY(sum, add_bytes(total, bytes[static_cast<std::size_t>(i)]));
+    total = sum;
+  }
+  return total;
+}
+
+std::string static_unit_id(const StaticUnit& unit) { return "static." + unit.target; }
+
+std::string layer_unit_id(const LayerUnit& unit) { return fmt::format("layer.{:05}", unit.layer); }
+
+}  // namespace eredu

@@ -1,0 +1,18 @@
+// The admission section of `eredu check`'s table output (interchange §6).
+#pragma once
+
+#include <string>
+
+#include "admission/check.hpp"
+
+namespace eredu {
+
+/// The residency line, one row per rank (local, static, layer units, device
+/// window, device, host and disk bytes in human units, fits), then the
+/// verdict: `fits: all N ranks; ...` with the largest device and host peaks
+/// and their budgets in bytes, or `does not fit: M of N ranks` and one
+/// BudgetExceeded line per failing rank (the first 8, then
+/// how many more).
+std::string check_table(const CheckReport& report);
+
+}  // namespace eredu
