@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "firewall.hpp"
+#include "outputs.hpp"
 #include "residency/binding.hpp"
 
 /// A built unit plus one C view of each binding's selection, made once so
@@ -144,19 +145,6 @@ eredu_tensor_selection selection_view(const TensorSelection& selection) {
   return view;
 }
 
-/// Checks the handle, then hands it to `body`.
-template <class Body, class... Outs>
-eredu_status unit_getter(const eredu_static_unit_bindings* unit, eredu_error** error, Body&& body,
-                         Outs*... outs) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(unit, "unit"));
-        return body(*unit);
-      },
-      outs...);
-}
-
 }  // namespace
 }  // namespace eredu::capi
 
@@ -226,25 +214,20 @@ void eredu_static_unit_bindings_free(eredu_static_unit_bindings* unit) { delete 
 
 eredu_status eredu_static_unit_bindings_id(const eredu_static_unit_bindings* unit, const char** out,
                                            size_t* length, eredu_error** error) {
-  return unit_getter(
-      unit, error,
-      [&](const eredu_static_unit_bindings& handle) -> Result<void> {
-        EREDU_TRY(require(out, "out"));
-        *out = handle.unit.id().as_str().c_str();
-        if (length != nullptr) *length = handle.unit.id().as_str().size();
-        return outcome::success();
+  return handle_call(
+      unit, "unit", error,
+      [&](const eredu_static_unit_bindings& handle) {
+        return string_out(handle.unit.id().as_str(), out, length);
       },
       out, length);
 }
 
 eredu_status eredu_static_unit_bindings_count(const eredu_static_unit_bindings* unit, size_t* out,
                                               eredu_error** error) {
-  return unit_getter(
-      unit, error,
-      [&](const eredu_static_unit_bindings& handle) -> Result<void> {
-        EREDU_TRY(require(out, "out"));
-        *out = handle.unit.bindings().size();
-        return outcome::success();
+  return handle_call(
+      unit, "unit", error,
+      [&](const eredu_static_unit_bindings& handle) {
+        return value_out(out, handle.unit.bindings().size());
       },
       out);
 }
@@ -252,8 +235,8 @@ eredu_status eredu_static_unit_bindings_count(const eredu_static_unit_bindings* 
 eredu_status eredu_static_unit_bindings_binding(const eredu_static_unit_bindings* unit,
                                                 size_t index, eredu_weight_binding_desc* binding,
                                                 eredu_error** error) {
-  return unit_getter(
-      unit, error,
+  return handle_call(
+      unit, "unit", error,
       [&](const eredu_static_unit_bindings& handle) -> Result<void> {
         EREDU_TRY(sized_argument(binding, "binding"));
         EREDU_TRY(index_argument(index, handle.unit.bindings().size(), "index"));

@@ -39,7 +39,7 @@ eredu_status report(eredu_error** error, Status code, std::string_view message) 
 }
 
 std::string ArgumentName::text() const {
-  if (!index_) return base_;
+  if (!index_) return std::string(base_) + field_;
   return fmt::format("{}[{}]{}", base_, *index_, field_);
 }
 

@@ -81,6 +81,14 @@ class ArgumentName {
   ArgumentName(const char* base, std::size_t index, const char* field = "")
       : base_(base), index_(index), field_(field) {}
 
+  /// A member of a struct named `base`: "config" and "->prefetch_depth"
+  /// give "config->prefetch_depth".
+  static ArgumentName field(const char* base, const char* member) {
+    ArgumentName name(base);
+    name.field_ = member;
+    return name;
+  }
+
   std::string text() const;
 
  private:
@@ -133,6 +141,21 @@ template <class Enum>
 Result<Enum> enum_argument(std::optional<Enum> value, std::uint32_t raw, const ArgumentName& name) {
   if (!value) return failf(Status::InvalidArgument, "unknown {} value {}", name.text(), raw);
   return *value;
+}
+
+/// The body of a function on a handle: EREDU_E_NULL_ARGUMENT naming `name`
+/// when `handle` is NULL, else `body(*handle)` (returning Result<void>), all
+/// through firewall() with `outs`.
+template <class Handle, class Body, class... Outs>
+eredu_status handle_call(Handle* handle, const char* name, eredu_error** error, Body&& body,
+                         Outs*... outs) noexcept {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(handle, name));
+        return body(*handle);
+      },
+      outs...);
 }
 
 /// Initializes a sized struct for its _init() function.

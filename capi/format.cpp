@@ -13,6 +13,7 @@
 #include "format/linear_format.hpp"
 #include "group_arguments.hpp"
 #include "handles.hpp"
+#include "outputs.hpp"
 #include "plan/expand.hpp"
 
 /// Members with their segments flattened to {start, end} pairs, so that
@@ -300,12 +301,11 @@ eredu_status eredu_expand_linear_format_model(const eredu_model* model,
 
 eredu_status eredu_group_members(const eredu_group* group, eredu_member_list** out,
                                  eredu_error** error) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(group, "group"));
+  return handle_call(
+      group, "group", error,
+      [&](const eredu_group& handle) -> Result<void> {
         EREDU_TRY(require(out, "out"));
-        *out = member_list(group->spec.members()).release();
+        *out = member_list(handle.spec.members()).release();
         return outcome::success();
       },
       out);
@@ -315,15 +315,9 @@ void eredu_member_list_free(eredu_member_list* list) { delete list; }
 
 eredu_status eredu_member_list_count(const eredu_member_list* list, size_t* out,
                                      eredu_error** error) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(list, "list"));
-        EREDU_TRY(require(out, "out"));
-        *out = list->members.size();
-        return outcome::success();
-      },
-      out);
+  return handle_call(
+      list, "list", error,
+      [&](const eredu_member_list& handle) { return value_out(out, handle.members.size()); }, out);
 }
 
 eredu_status eredu_member_list_get(const eredu_member_list* list, size_t index,

@@ -1,11 +1,13 @@
 // eredu_group_*: seed 000 ParameterGroupSpec built from C descriptors.
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "firewall.hpp"
 #include "group_arguments.hpp"
 #include "handles.hpp"
+#include "outputs.hpp"
 
 namespace eredu::capi {
 namespace {
@@ -126,6 +128,14 @@ Result<ParameterMemberSpec> member_argument(const eredu_member_desc* const* memb
                              MemberSharding{kind, desc->axis, std::move(segments)}, dtype);
 }
 
+Result<GroupHeadArgument> group_head_argument(const char* name, eredu_role role,
+                                              const eredu_group_scope* scope) {
+  EREDU_TRY(logical_name, text_argument(name, "name"));
+  EREDU_TRY(group_role, enum_argument(role_from_value(role), role, "role"));
+  EREDU_TRY(group_scope, scope_argument(scope));
+  return GroupHeadArgument{logical_name, group_role, std::move(group_scope)};
+}
+
 Result<std::vector<ParameterMemberSpec>> members_argument(const eredu_member_desc* const* members,
                                                           std::size_t count) {
   EREDU_TRY(require_array(members, count, "members"));
@@ -186,26 +196,19 @@ void eredu_group_free(eredu_group* group) { delete group; }
 
 eredu_status eredu_group_name(const eredu_group* group, const char** out, size_t* length,
                               eredu_error** error) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(group, "group"));
-        EREDU_TRY(require(out, "out"));
-        *out = group->spec.logical_name().c_str();
-        if (length != nullptr) *length = group->spec.logical_name().size();
-        return outcome::success();
+  return handle_call(
+      group, "group", error,
+      [&](const eredu_group& handle) {
+        return string_out(handle.spec.logical_name(), out, length);
       },
       out, length);
 }
 
 eredu_status eredu_group_role(const eredu_group* group, eredu_role* out, eredu_error** error) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(group, "group"));
-        EREDU_TRY(require(out, "out"));
-        *out = static_cast<eredu_role>(group->spec.role());
-        return outcome::success();
+  return handle_call(
+      group, "group", error,
+      [&](const eredu_group& handle) {
+        return value_out(out, static_cast<eredu_role>(handle.spec.role()));
       },
       out);
 }
@@ -227,29 +230,18 @@ eredu_status eredu_group_partition_units(const eredu_group* group, uint64_t* uni
 }
 
 eredu_status eredu_group_member_count(const eredu_group* group, size_t* out, eredu_error** error) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(group, "group"));
-        EREDU_TRY(require(out, "out"));
-        *out = group->spec.members().size();
-        return outcome::success();
-      },
-      out);
+  return handle_call(
+      group, "group", error,
+      [&](const eredu_group& handle) { return value_out(out, handle.spec.members().size()); }, out);
 }
 
 eredu_status eredu_group_member_target(const eredu_group* group, size_t index, const char** out,
                                        size_t* length, eredu_error** error) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(group, "group"));
-        EREDU_TRY(index_argument(index, group->spec.members().size(), "member index"));
-        EREDU_TRY(require(out, "out"));
-        const std::string& target = group->spec.members()[index].target();
-        *out = target.c_str();
-        if (length != nullptr) *length = target.size();
-        return outcome::success();
+  return handle_call(
+      group, "group", error,
+      [&](const eredu_group& handle) -> Result<void> {
+        EREDU_TRY(index_argument(index, handle.spec.members().size(), "member index"));
+        return string_out(handle.spec.members()[index].target(), out, length);
       },
       out, length);
 }

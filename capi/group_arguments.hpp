@@ -5,6 +5,7 @@
 #include <eredu/eredu.h>
 
 #include <cstddef>
+#include <string_view>
 #include <vector>
 
 #include "core/result.hpp"
@@ -14,6 +15,16 @@ namespace eredu::capi {
 
 /// A scope argument; NULL means GroupScope::all().
 Result<GroupScope> scope_argument(const eredu_group_scope* scope);
+
+/// The `name`, `role` and `scope` arguments of a group builder, checked in
+/// that order.
+struct GroupHeadArgument {
+  std::string_view name;
+  ParameterRole role;
+  GroupScope scope;
+};
+Result<GroupHeadArgument> group_head_argument(const char* name, eredu_role role,
+                                              const eredu_group_scope* scope);
 
 /// `members[index]`, checked as eredu_group_new documents.
 Result<ParameterMemberSpec> member_argument(const eredu_member_desc* const* members,

@@ -9,6 +9,7 @@
 #include "firewall.hpp"
 #include "handles.hpp"
 #include "interchange/layout_json.hpp"
+#include "outputs.hpp"
 #include "plan/planner.hpp"
 
 namespace eredu::capi {
@@ -57,12 +58,8 @@ std::unique_ptr<eredu_layout> make_handle(LocalModelLayout planned) {
 template <class Body, class... Outs>
 eredu_status layout_getter(const eredu_layout* layout, eredu_error** error, Body&& body,
                            Outs*... outs) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(layout, "layout"));
-        return body(layout->layout);
-      },
+  return handle_call(
+      layout, "layout", error, [&](const eredu_layout& handle) { return body(handle.layout); },
       outs...);
 }
 
@@ -70,22 +67,13 @@ eredu_status layout_getter(const eredu_layout* layout, eredu_error** error, Body
 template <class Body, class... Outs>
 eredu_status tensor_getter(const eredu_layout* layout, std::size_t index, eredu_error** error,
                            Body&& body, Outs*... outs) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(layout, "layout"));
-        EREDU_TRY(index_argument(index, layout->layout.tensors.size(), "tensor index"));
-        return body(layout->layout.tensors[index]);
+  return layout_getter(
+      layout, error,
+      [&](const LocalModelLayout& planned) -> Result<void> {
+        EREDU_TRY(index_argument(index, planned.tensors.size(), "tensor index"));
+        return body(planned.tensors[index]);
       },
       outs...);
-}
-
-/// A borrowed string getter: `length` is optional.
-Result<void> string_out(const std::string& value, const char** out, std::size_t* length) {
-  EREDU_TRY(require(out, "out"));
-  *out = value.c_str();
-  if (length != nullptr) *length = value.size();
-  return outcome::success();
 }
 
 /// A borrowed shape getter: NULL for ndim 0.

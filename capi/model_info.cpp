@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "firewall.hpp"
+#include "outputs.hpp"
 #include "plan/model_info.hpp"
 
 struct eredu_parallel_model_info {
@@ -83,28 +84,20 @@ eredu_status eredu_parallel_model_info_topology(const eredu_parallel_model_info*
 eredu_status eredu_parallel_model_info_effective_model_type(const eredu_parallel_model_info* info,
                                                             const char** out, size_t* length,
                                                             eredu_error** error) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(info, "info"));
-        EREDU_TRY(require(out, "out"));
-        const std::string& text = info->info.effective_model_type();
-        *out = text.c_str();
-        if (length != nullptr) *length = text.size();
-        return outcome::success();
+  return handle_call(
+      info, "info", error,
+      [&](const eredu_parallel_model_info& handle) {
+        return string_out(handle.info.effective_model_type(), out, length);
       },
       out, length);
 }
 
 eredu_status eredu_parallel_model_info_owned_tensor_count(const eredu_parallel_model_info* info,
                                                           size_t* out, eredu_error** error) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(info, "info"));
-        EREDU_TRY(require(out, "out"));
-        *out = info->info.owned_tensors().size();
-        return outcome::success();
+  return handle_call(
+      info, "info", error,
+      [&](const eredu_parallel_model_info& handle) {
+        return value_out(out, handle.info.owned_tensors().size());
       },
       out);
 }
@@ -112,16 +105,11 @@ eredu_status eredu_parallel_model_info_owned_tensor_count(const eredu_parallel_m
 eredu_status eredu_parallel_model_info_owned_tensor(const eredu_parallel_model_info* info,
                                                     size_t index, const char** out, size_t* length,
                                                     eredu_error** error) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(info, "info"));
-        EREDU_TRY(index_argument(index, info->info.owned_tensors().size(), "index"));
-        EREDU_TRY(require(out, "out"));
-        const std::string& text = info->info.owned_tensors()[index];
-        *out = text.c_str();
-        if (length != nullptr) *length = text.size();
-        return outcome::success();
+  return handle_call(
+      info, "info", error,
+      [&](const eredu_parallel_model_info& handle) -> Result<void> {
+        EREDU_TRY(index_argument(index, handle.info.owned_tensors().size(), "index"));
+        return string_out(handle.info.owned_tensors()[index], out, length);
       },
       out, length);
 }

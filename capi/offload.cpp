@@ -1,11 +1,12 @@
 // eredu_offload_*: the offload core (semantics §3) built from C descriptors.
-#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "core/text.hpp"
 #include "firewall.hpp"
+#include "offload_arguments.hpp"
+#include "outputs.hpp"
 #include "residency/offload.hpp"
 
 struct eredu_offload_plan {
@@ -29,32 +30,6 @@ static_assert(EREDU_EVICTION_LEAST_RECENTLY_USED ==
 static_assert(EREDU_EVICTION_LEAST_FREQUENTLY_USED ==
               static_cast<int>(CacheEvictionPolicy::LeastFrequentlyUsed));
 static_assert(kCacheEvictionPolicyCount == 2);
-
-// A config whose C fields are well-formed; the seed's check comes later.
-struct ConfigArgument {
-  std::optional<std::uint64_t> device_budget_bytes;
-  std::optional<std::uint64_t> host_budget_bytes;
-  std::uint64_t prefetch_depth = 1;
-  CacheEvictionPolicy eviction_policy = CacheEvictionPolicy::LeastRecentlyUsed;
-
-  Result<OffloadConfig> build() const {
-    EREDU_TRY(config,
-              OffloadConfig::create(device_budget_bytes, host_budget_bytes, prefetch_depth));
-    return config.with_eviction_policy(eviction_policy);
-  }
-};
-
-Result<ConfigArgument> config_argument(const eredu_offload_config* config) {
-  if (config == nullptr) return ConfigArgument{};
-  EREDU_TRY(sized_argument(config, "config"));
-  EREDU_TRY(has_device, flag_argument(config->has_device_budget, "config->has_device_budget"));
-  EREDU_TRY(has_host, flag_argument(config->has_host_budget, "config->has_host_budget"));
-  EREDU_TRY(eviction, enum_argument(cache_eviction_policy_from_value(config->eviction_policy),
-                                    config->eviction_policy, "config->eviction_policy"));
-  return ConfigArgument{has_device ? std::optional(config->device_budget_bytes) : std::nullopt,
-                        has_host ? std::optional(config->host_budget_bytes) : std::nullopt,
-                        config->prefetch_depth, eviction};
-}
 
 struct UnitArgument {
   std::string_view id;
@@ -89,7 +64,7 @@ Result<std::vector<UnitArgument>> units_argument(const eredu_offload_unit_desc* 
 }
 
 // Project decision 10: the config, then each unit in input order, then the plan.
-Result<OffloadPlan> build_plan(const ConfigArgument& config_argument,
+Result<OffloadPlan> build_plan(const OffloadArgument& config_argument,
                                const std::vector<UnitArgument>& unit_arguments) {
   EREDU_TRY(config, config_argument.build());
   std::vector<OffloadUnitSpec> specs;
@@ -115,12 +90,8 @@ void config_out(const OffloadConfig& config, eredu_offload_config* out) {
 template <class Body, class... Outs>
 eredu_status plan_getter(const eredu_offload_plan* plan, eredu_error** error, Body&& body,
                          Outs*... outs) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(plan, "plan"));
-        return body(plan->plan);
-      },
+  return handle_call(
+      plan, "plan", error, [&](const eredu_offload_plan& handle) { return body(handle.plan); },
       outs...);
 }
 
@@ -154,7 +125,7 @@ eredu_status eredu_offload_plan_new(const eredu_offload_config* config,
   return firewall(
       error,
       [&]() -> Result<void> {
-        EREDU_TRY(config_arguments, config_argument(config));
+        EREDU_TRY(config_arguments, offload_argument(config, "config"));
         EREDU_TRY(unit_arguments, units_argument(units, unit_count));
         EREDU_TRY(require(out, "out"));
         EREDU_TRY(plan, build_plan(config_arguments, unit_arguments));
@@ -185,12 +156,7 @@ eredu_status eredu_offload_plan_config(const eredu_offload_plan* plan, eredu_off
 eredu_status eredu_offload_plan_unit_count(const eredu_offload_plan* plan, size_t* out,
                                            eredu_error** error) {
   return plan_getter(
-      plan, error,
-      [&](const OffloadPlan& built) -> Result<void> {
-        EREDU_TRY(require(out, "out"));
-        *out = built.units().size();
-        return outcome::success();
-      },
+      plan, error, [&](const OffloadPlan& built) { return value_out(out, built.units().size()); },
       out);
 }
 

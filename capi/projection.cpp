@@ -149,14 +149,11 @@ eredu_status eredu_partitioned_group_with_preferred_units(const char* name, ered
   return firewall(
       error,
       [&]() -> Result<void> {
-        EREDU_TRY(logical_name, text_argument(name, "name"));
-        EREDU_TRY(group_role, enum_argument(role_from_value(role), role, "role"));
-        EREDU_TRY(group_scope, scope_argument(scope));
+        EREDU_TRY(head, group_head_argument(name, role, scope));
         EREDU_TRY(specs, members_argument(members, member_count));
         return publish(out, [&] {
-          return partitioned_group_with_preferred_units(std::string(logical_name), group_role,
-                                                        preferred_units, std::move(specs),
-                                                        group_scope);
+          return partitioned_group_with_preferred_units(
+              std::string(head.name), head.role, preferred_units, std::move(specs), head.scope);
         });
       },
       out);
@@ -171,15 +168,13 @@ eredu_status eredu_projection_parameter_group(const char* name, eredu_role role,
   return firewall(
       error,
       [&]() -> Result<void> {
-        EREDU_TRY(logical_name, text_argument(name, "name"));
-        EREDU_TRY(group_role, enum_argument(role_from_value(role), role, "role"));
-        EREDU_TRY(group_scope, scope_argument(scope));
+        EREDU_TRY(head, group_head_argument(name, role, scope));
         EREDU_TRY(module,
                   module_argument(parameters, parameter_count, "parameters", "parameter_count"));
         EREDU_TRY(sharding, placement_argument(placement, "placement"));
         return publish(out, [&] {
-          return projection_parameter_group(std::string(logical_name), group_role, module, sharding,
-                                            group_scope);
+          return projection_parameter_group(std::string(head.name), head.role, module, sharding,
+                                            head.scope);
         });
       },
       out);
@@ -193,13 +188,11 @@ eredu_status eredu_partitioned_projection_group(const char* name, eredu_role rol
   return firewall(
       error,
       [&]() -> Result<void> {
-        EREDU_TRY(logical_name, text_argument(name, "name"));
-        EREDU_TRY(group_role, enum_argument(role_from_value(role), role, "role"));
-        EREDU_TRY(group_scope, scope_argument(scope));
+        EREDU_TRY(head, group_head_argument(name, role, scope));
         EREDU_TRY(placed, projections_argument(projections, projection_count));
         return publish(out, [&] {
-          return partitioned_projection_group(std::string(logical_name), group_role, placed,
-                                              preferred_units, group_scope);
+          return partitioned_projection_group(std::string(head.name), head.role, placed,
+                                              preferred_units, head.scope);
         });
       },
       out);
@@ -213,16 +206,14 @@ eredu_status eredu_segmented_projection_group(
   return firewall(
       error,
       [&]() -> Result<void> {
-        EREDU_TRY(logical_name, text_argument(name, "name"));
-        EREDU_TRY(group_role, enum_argument(role_from_value(role), role, "role"));
-        EREDU_TRY(group_scope, scope_argument(scope));
+        EREDU_TRY(head, group_head_argument(name, role, scope));
         EREDU_TRY(fused_module, module_argument(fused, fused_count, "fused", "fused_count"));
         EREDU_TRY(row_module, module_argument(row, row_count, "row", "row_count"));
         EREDU_TRY(ranges, segments_argument(segments, segment_count));
         return publish(out, [&] {
-          return segmented_projection_group(std::string(logical_name), group_role, fused_module,
+          return segmented_projection_group(std::string(head.name), head.role, fused_module,
                                             row_module, std::move(ranges), preferred_units,
-                                            group_scope);
+                                            head.scope);
         });
       },
       out);

@@ -1,5 +1,6 @@
 // eredu_load_request_*: seed 002's NormalizedLoadRequest as a builder handle.
 #include "firewall.hpp"
+#include "outputs.hpp"
 #include "request/load_request.hpp"
 #include "residency_policy_arguments.hpp"
 
@@ -131,13 +132,19 @@ eredu_status update(eredu_load_request* request, eredu_error** error, Change&& c
 template <class Body, class... Outs>
 eredu_status request_getter(const eredu_load_request* request, eredu_error** error, Body&& body,
                             Outs*... outs) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(request, "request"));
-        return body(request->request);
-      },
-      outs...);
+  return handle_call(
+      request, "request", error,
+      [&](const eredu_load_request& handle) { return body(handle.request); }, outs...);
+}
+
+/// A getter of one value: checks the request, then `out`, then stores
+/// `read(request)` in it.
+template <class T, class Read>
+eredu_status request_value(const eredu_load_request* request, T* out, eredu_error** error,
+                           Read&& read) {
+  return request_getter(
+      request, error,
+      [&](const NormalizedLoadRequest& current) { return value_out(out, read(current)); }, out);
 }
 
 }  // namespace
@@ -317,14 +324,9 @@ eredu_status eredu_load_request_set_prompt_cache_persistence(eredu_load_request*
 
 eredu_status eredu_load_request_max_cached_shards(const eredu_load_request* request, uint64_t* out,
                                                   eredu_error** error) {
-  return request_getter(
-      request, error,
-      [&](const NormalizedLoadRequest& current) -> Result<void> {
-        EREDU_TRY(require(out, "out"));
-        *out = current.max_cached_shards();
-        return outcome::success();
-      },
-      out);
+  return request_value(request, out, error, [](const NormalizedLoadRequest& current) {
+    return current.max_cached_shards();
+  });
 }
 
 eredu_status eredu_load_request_parallel_execution(const eredu_load_request* request,
@@ -396,26 +398,16 @@ eredu_status eredu_load_request_drafting(const eredu_load_request* request,
 
 eredu_status eredu_load_request_state_residency(const eredu_load_request* request,
                                                 eredu_cache_residency* out, eredu_error** error) {
-  return request_getter(
-      request, error,
-      [&](const NormalizedLoadRequest& current) -> Result<void> {
-        EREDU_TRY(require(out, "out"));
-        *out = static_cast<eredu_cache_residency>(current.state_residency().kind());
-        return outcome::success();
-      },
-      out);
+  return request_value(request, out, error, [](const NormalizedLoadRequest& current) {
+    return static_cast<eredu_cache_residency>(current.state_residency().kind());
+  });
 }
 
 eredu_status eredu_load_request_prompt_cache_persistence(const eredu_load_request* request,
                                                          bool* out, eredu_error** error) {
-  return request_getter(
-      request, error,
-      [&](const NormalizedLoadRequest& current) -> Result<void> {
-        EREDU_TRY(require(out, "out"));
-        *out = current.prompt_cache_persistence();
-        return outcome::success();
-      },
-      out);
+  return request_value(request, out, error, [](const NormalizedLoadRequest& current) {
+    return current.prompt_cache_persistence();
+  });
 }
 
 eredu_status eredu_load_request_validate_model_preparation(const eredu_load_request* request,

@@ -30,29 +30,10 @@ std::optional<ExecutionResidency> execution_residency_from_value(std::uint32_t v
   return static_cast<ExecutionResidency>(value);
 }
 
-Result<OffloadArgument> offload_argument(const eredu_offload_config* config,
-                                         const ArgumentName& name,
-                                         const ArgumentName& has_device_budget,
-                                         const ArgumentName& has_host_budget,
-                                         const ArgumentName& eviction_policy) {
-  if (config == nullptr) return OffloadArgument{};
-  EREDU_TRY(sized_argument(config, name));
-  EREDU_TRY(has_device, flag_argument(config->has_device_budget, has_device_budget));
-  EREDU_TRY(has_host, flag_argument(config->has_host_budget, has_host_budget));
-  EREDU_TRY(eviction, enum_argument(cache_eviction_policy_from_value(config->eviction_policy),
-                                    config->eviction_policy, eviction_policy));
-  return OffloadArgument{has_device ? std::optional(config->device_budget_bytes) : std::nullopt,
-                         has_host ? std::optional(config->host_budget_bytes) : std::nullopt,
-                         config->prefetch_depth, eviction};
-}
-
 Result<LayerwiseArgument> layerwise_argument(const eredu_layerwise_options* options) {
   if (options == nullptr) return LayerwiseArgument{};
   EREDU_TRY(sized_argument(options, "desc->layerwise"));
-  EREDU_TRY(offload, offload_argument(options->offload, "desc->layerwise->offload",
-                                      "desc->layerwise->offload->has_device_budget",
-                                      "desc->layerwise->offload->has_host_budget",
-                                      "desc->layerwise->offload->eviction_policy"));
+  EREDU_TRY(offload, offload_argument(options->offload, "desc->layerwise->offload"));
   EREDU_TRY(backend, flag_argument(options->sample_backend_memory,
                                    "desc->layerwise->sample_backend_memory"));
   EREDU_TRY(process, flag_argument(options->sample_process_memory,
@@ -81,10 +62,7 @@ Result<DenseArgument> dense_argument(const eredu_dense_stream_options* options) 
 
 Result<ParameterBankArgument> parameter_bank_argument(const eredu_parameter_bank_options* options) {
   EREDU_TRY(sized_argument(options, "desc->parameter_bank_cache"));
-  EREDU_TRY(members, offload_argument(options->members, "desc->parameter_bank_cache->members",
-                                      "desc->parameter_bank_cache->members->has_device_budget",
-                                      "desc->parameter_bank_cache->members->has_host_budget",
-                                      "desc->parameter_bank_cache->members->eviction_policy"));
+  EREDU_TRY(members, offload_argument(options->members, "desc->parameter_bank_cache->members"));
   return ParameterBankArgument{members, options->compact_bank_scratch_bytes,
                                options->prefill_compact_bank_target_bytes};
 }
@@ -121,11 +99,6 @@ Result<void> summary_out(const WeightResidency& residency, std::uint64_t unit_co
 }
 
 }  // namespace
-
-Result<OffloadConfig> OffloadArgument::build() const {
-  EREDU_TRY(config, OffloadConfig::create(device_budget_bytes, host_budget_bytes, prefetch_depth));
-  return config.with_eviction_policy(eviction_policy);
-}
 
 Result<LayerwiseLoadOptions> LayerwiseArgument::build() const {
   EREDU_TRY(config, offload.build());

@@ -9,20 +9,10 @@
 #include <optional>
 
 #include "core/result.hpp"
+#include "offload_arguments.hpp"
 #include "residency/weight_residency.hpp"
 
 namespace eredu::capi {
-
-/// An offload config whose C fields are well-formed (defaults when NULL).
-struct OffloadArgument {
-  std::optional<std::uint64_t> device_budget_bytes;
-  std::optional<std::uint64_t> host_budget_bytes;
-  std::uint64_t prefetch_depth = 1;
-  CacheEvictionPolicy eviction_policy = CacheEvictionPolicy::LeastRecentlyUsed;
-
-  /// OffloadConfig::create (ZeroPrefetchDepth), then the eviction policy.
-  Result<OffloadConfig> build() const;
-};
 
 struct LayerwiseArgument {
   OffloadArgument offload;

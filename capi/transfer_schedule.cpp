@@ -4,6 +4,7 @@
 #include <span>
 
 #include "firewall.hpp"
+#include "outputs.hpp"
 #include "residency/transfer_schedule.hpp"
 
 struct eredu_dense_transfer_schedule {
@@ -24,13 +25,8 @@ Result<void> publish(Result<Schedule> created, eredu_dense_transfer_schedule** o
 /// Checks the schedule, then hands it to `body`.
 template <class Handle, class Body, class... Outs>
 eredu_status schedule_call(Handle* schedule, eredu_error** error, Body&& body, Outs*... outs) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(schedule, "schedule"));
-        return body(schedule->schedule);
-      },
-      outs...);
+  return handle_call(
+      schedule, "schedule", error, [&](auto& handle) { return body(handle.schedule); }, outs...);
 }
 
 /// A boolean query of a schedule.
@@ -38,13 +34,7 @@ template <class Query>
 eredu_status schedule_flag(const eredu_dense_transfer_schedule* schedule, bool* out,
                            eredu_error** error, Query query) {
   return schedule_call(
-      schedule, error,
-      [&](const Schedule& cursor) -> Result<void> {
-        EREDU_TRY(require(out, "out"));
-        *out = query(cursor);
-        return outcome::success();
-      },
-      out);
+      schedule, error, [&](const Schedule& cursor) { return value_out(out, query(cursor)); }, out);
 }
 
 }  // namespace

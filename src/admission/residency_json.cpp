@@ -5,12 +5,11 @@
 #include <algorithm>
 #include <array>
 #include <optional>
-#include <set>
 #include <string>
-#include <vector>
 
 #include "admission/policy.hpp"
 #include "core/text.hpp"
+#include "core/unique_key_json.hpp"
 
 namespace eredu {
 namespace {
@@ -56,27 +55,12 @@ bool has_option(ExecutionResidency kind, std::string_view field) {
 // Parses `text`; a repeated key in any object is an error, since it would
 // silently keep one of its values.
 Result<Json> parse_text(std::string_view text) {
-  std::vector<std::set<std::string>> open_objects;
-  std::optional<std::string> duplicate;
-  auto track_keys = [&](int, Json::parse_event_t event, Json& parsed) {
-    using Event = Json::parse_event_t;
-    if (event == Event::object_start) open_objects.emplace_back();
-    if (event == Event::object_end && !open_objects.empty()) open_objects.pop_back();
-    if (event == Event::key && !duplicate && !open_objects.empty() &&
-        !open_objects.back().insert(parsed.get<std::string>()).second) {
-      duplicate = parsed.get<std::string>();
-    }
-    return true;
-  };
-  // nlohmann reports syntax errors only by exception; keep it inside this file.
-  try {
-    Json document = Json::parse(text.begin(), text.end(), track_keys);
-    if (duplicate)
-      return failf(Status::Parse, "invalid JSON: repeated key {}", debug_quoted(*duplicate));
-    return document;
-  } catch (const Json::exception& error) {
-    return failf(Status::Parse, "invalid JSON: {}", error.what());
-  }
+  return parse_unique_key_json<Json>(
+      text,
+      [](const std::string& key) {
+        return fmt::format("invalid JSON: repeated key {}", debug_quoted(key));
+      },
+      [](const char* what) { return fmt::format("invalid JSON: {}", what); });
 }
 
 std::string_view describe(const Json& value) {
@@ -92,15 +76,7 @@ std::string_view describe(const Json& value) {
 std::string pointer(std::string_view parent, std::string_view key) {
   std::string out(parent);
   out += '/';
-  for (char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
+  append_pointer_token(out, key);
   return out;
 }
 

@@ -132,4 +132,16 @@ std::string debug_quoted(std::string_view text) {
   return out;
 }
 
+void append_pointer_token(std::string& out, std::string_view key) {
+  for (char c : key) {
+    if (c == '~') {
+      out += "~0";
+    } else if (c == '/') {
+      out += "~1";
+    } else {
+      out += c;
+    }
+  }
+}
+
 }  // namespace eredu

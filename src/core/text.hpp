@@ -20,4 +20,8 @@ bool is_valid_utf8(std::string_view text) noexcept;
 /// echoes outside bytes (paths, third-party messages) stays valid UTF-8.
 std::string to_valid_utf8(std::string_view text);
 
+/// Appends `key` escaped as one RFC 6901 JSON-pointer token ("~" as "~0",
+/// "/" as "~1"); the caller writes the "/" before it.
+void append_pointer_token(std::string& out, std::string_view key);
+
 }  // namespace eredu

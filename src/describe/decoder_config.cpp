@@ -28,4 +28,12 @@ Result<DecoderConfig> read_decoder_config(const ConfigFields& config, Dtype dtyp
                        dtype};
 }
 
+Result<AttentionRows> attention_rows(const ConfigFields& config, const DecoderConfig& decoder) {
+  EREDU_TRY(q_rows, config.product("num_attention_heads × head_dim",
+                                   {decoder.num_attention_heads, decoder.head_dim}));
+  EREDU_TRY(kv_rows, config.product("num_key_value_heads × head_dim",
+                                    {decoder.num_key_value_heads, decoder.head_dim}));
+  return AttentionRows{q_rows, kv_rows};
+}
+
 }  // namespace eredu

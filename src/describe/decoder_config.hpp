@@ -33,4 +33,16 @@ struct DecoderConfig {
 /// divisible by the heads when head_dim is absent.
 Result<DecoderConfig> read_decoder_config(const ConfigFields& config, Dtype dtype);
 
+/// The rows of the attention projections: query heads × head_dim, then KV
+/// heads × head_dim.
+struct AttentionRows {
+  std::uint64_t q_rows = 0;
+  std::uint64_t kv_rows = 0;
+};
+
+/// The AttentionRows of `decoder`, q_rows first. Errors: Parse when a
+/// product overflows 64 bits (named "num_attention_heads × head_dim" or
+/// "num_key_value_heads × head_dim").
+Result<AttentionRows> attention_rows(const ConfigFields& config, const DecoderConfig& decoder);
+
 }  // namespace eredu

@@ -122,25 +122,22 @@ Result<ParameterGroupSpec> mlp_group(const FalconConfig& config, const WeightInd
 Result<FamilyGroups> describe_falcon(const ConfigFields& fields, const WeightIndex& index) {
   EREDU_TRY(config, read_falcon_config(fields));
   EREDU_TRY(check_layer_count(config.layers, index.file, index.names.size()));
-  const bool tied = uses_tied_head(config.tied, index);
-  FamilyGroups out{config.layers, {}, std::nullopt};
-  EREDU_TRY(embed, embedding_group("transformer.word_embeddings.weight", config.vocab,
-                                   config.hidden, config.dtype, tied));
-  out.groups.push_back(std::move(embed));
-  for (std::uint64_t layer = 0; layer < config.layers; ++layer) {
-    const std::string prefix = fmt::format("transformer.h.{}.", layer);
-    const GroupScope scope = GroupScope::indexed(layer, std::nullopt);
-    EREDU_TRY(attention, attention_group(config, index, prefix, scope));
-    EREDU_TRY(norms, norms_group(config, prefix, scope));
-    EREDU_TRY(mlp, mlp_group(config, index, prefix, scope));
-    out.groups.push_back(std::move(attention));
-    out.groups.push_back(std::move(norms));
-    out.groups.push_back(std::move(mlp));
-  }
-  EREDU_TRY(head, head_group({"transformer.ln_f.weight", "transformer.ln_f.bias"}, config.vocab,
-                             config.hidden, config.dtype, tied));
-  out.groups.push_back(std::move(head));
-  return out;
+  const DecoderOutline outline{config.layers,
+                               config.vocab,
+                               config.hidden,
+                               config.dtype,
+                               uses_tied_head(config.tied, index),
+                               "transformer.word_embeddings.weight",
+                               "transformer.h.",
+                               {"transformer.ln_f.weight", "transformer.ln_f.bias"}};
+  return decoder_groups(
+      outline,
+      [&](const std::string& prefix, GroupScope scope) -> Result<std::vector<ParameterGroupSpec>> {
+        EREDU_TRY(attention, attention_group(config, index, prefix, scope));
+        EREDU_TRY(norms, norms_group(config, prefix, scope));
+        EREDU_TRY(mlp, mlp_group(config, index, prefix, scope));
+        return std::vector{std::move(attention), std::move(norms), std::move(mlp)};
+      });
 }
 
 }  // namespace eredu

@@ -1,9 +1,10 @@
 // What every family describer (llama, phi3, falcon, gpt_oss) returns, and
-// the pieces they share: a member list with the model's dtype and the
-// vocabulary groups at both ends of the model.
+// the pieces they share: a member list with the model's dtype, the
+// vocabulary groups at both ends of the model and the walk over its layers.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -11,6 +12,7 @@
 
 #include "core/result.hpp"
 #include "describe/config_fields.hpp"
+#include "describe/decoder_config.hpp"
 #include "describe/weight_index.hpp"
 #include "plan/group.hpp"
 
@@ -70,5 +72,32 @@ Result<ParameterGroupSpec> embedding_group(std::string target, std::uint64_t voc
 /// axis 0 unless `tied`.
 Result<ParameterGroupSpec> head_group(const std::vector<std::string>& norms, std::uint64_t vocab,
                                       std::uint64_t hidden, Dtype dtype, bool tied);
+
+/// What a decoder's groups are built from: the embedding at one end, the
+/// final norms and `lm_head.weight` at the other, and the layers between.
+struct DecoderOutline {
+  std::uint64_t layers = 0;
+  std::uint64_t vocab = 0;
+  std::uint64_t hidden = 0;
+  Dtype dtype = Dtype::F32;
+  bool tied = false;                     // uses_tied_head
+  std::string embedding;                 // embedding_group's target
+  std::string layer_prefix;              // layer L's tensors start with layer_prefix + "L."
+  std::vector<std::string> final_norms;  // head_group's norms
+};
+
+/// The outline of a llama-style decoder (llama, phi3, gpt_oss):
+/// `model.embed_tokens.weight`, layers `model.layers.L.`, final norm
+/// `model.norm.weight`, tied per uses_tied_head.
+DecoderOutline decoder_outline(const DecoderConfig& config, const WeightIndex& index);
+
+/// The groups of one layer in document order, given the layer's tensor
+/// prefix ("model.layers.3.") and scope (indexed, that layer).
+using LayerDescriber =
+    std::function<Result<std::vector<ParameterGroupSpec>>(const std::string&, GroupScope)>;
+
+/// A decoder's FamilyGroups: embedding_group, then each layer's groups in
+/// layer order, then head_group; the first error in that order is returned.
+Result<FamilyGroups> decoder_groups(const DecoderOutline& outline, const LayerDescriber& layer);
 
 }  // namespace eredu

@@ -86,10 +86,7 @@ Result<GptOssConfig> read_gpt_oss_config(const ConfigFields& fields) {
   EREDU_TRY(dtype, gpt_oss_dtype(fields));
   EREDU_TRY(decoder, read_decoder_config(fields, dtype));
   EREDU_TRY(experts, fields.required_count("num_local_experts"));
-  EREDU_TRY(q_rows, fields.product("num_attention_heads × head_dim",
-                                   {decoder.num_attention_heads, decoder.head_dim}));
-  EREDU_TRY(kv_rows, fields.product("num_key_value_heads × head_dim",
-                                    {decoder.num_key_value_heads, decoder.head_dim}));
+  EREDU_TRY(rows, attention_rows(fields, decoder));
   EREDU_TRY(gate_up_rows, fields.product("gate_up_proj rows", {2, decoder.intermediate_size}));
   if (mxfp4) {
     for (const auto& [name, value] : {std::pair{"hidden_size", decoder.hidden_size},
@@ -102,8 +99,8 @@ Result<GptOssConfig> read_gpt_oss_config(const ConfigFields& fields) {
   }
   config.decoder = decoder;
   config.experts = experts;
-  config.q_rows = q_rows;
-  config.kv_rows = kv_rows;
+  config.q_rows = rows.q_rows;
+  config.kv_rows = rows.kv_rows;
   config.gate_up_rows = gate_up_rows;
   config.mxfp4 = mxfp4;
   return config;
@@ -197,30 +194,21 @@ Result<FamilyGroups> describe_gpt_oss(const ConfigFields& fields, const WeightIn
   EREDU_TRY(config, read_gpt_oss_config(fields));
   const DecoderConfig& decoder = config.decoder;
   EREDU_TRY(check_layer_count(decoder.num_hidden_layers, index.file, index.names.size()));
-  const bool tied = uses_tied_head(decoder.tie_word_embeddings, index);
-  FamilyGroups out{decoder.num_hidden_layers, {}, std::nullopt};
+  EREDU_TRY(out, decoder_groups(decoder_outline(decoder, index),
+                                [&](const std::string& prefix,
+                                    GroupScope scope) -> Result<std::vector<ParameterGroupSpec>> {
+                                  EREDU_TRY(attention,
+                                            attention_group(config, index, prefix, scope));
+                                  EREDU_TRY(norms, norms_group(config, prefix, scope));
+                                  EREDU_TRY(router, router_group(config, prefix, scope));
+                                  EREDU_TRY(experts, experts_group(config, prefix, scope));
+                                  return std::vector{std::move(attention), std::move(norms),
+                                                     std::move(router), std::move(experts)};
+                                }));
   out.stacked_experts = fmt::format(
       "its {} routed experts are stacked in one tensor per layer and projection "
       "(model.layers.L.mlp.experts.*), so an expert rank cannot hold a subset of them",
       config.experts);
-  EREDU_TRY(embed, embedding_group("model.embed_tokens.weight", decoder.vocab_size,
-                                   decoder.hidden_size, decoder.dtype, tied));
-  out.groups.push_back(std::move(embed));
-  for (std::uint64_t layer = 0; layer < decoder.num_hidden_layers; ++layer) {
-    const std::string prefix = fmt::format("model.layers.{}.", layer);
-    const GroupScope scope = GroupScope::indexed(layer, std::nullopt);
-    EREDU_TRY(attention, attention_group(config, index, prefix, scope));
-    EREDU_TRY(norms, norms_group(config, prefix, scope));
-    EREDU_TRY(router, router_group(config, prefix, scope));
-    EREDU_TRY(experts, experts_group(config, prefix, scope));
-    out.groups.push_back(std::move(attention));
-    out.groups.push_back(std::move(norms));
-    out.groups.push_back(std::move(router));
-    out.groups.push_back(std::move(experts));
-  }
-  EREDU_TRY(head, head_group({"model.norm.weight"}, decoder.vocab_size, decoder.hidden_size,
-                             decoder.dtype, tied));
-  out.groups.push_back(std::move(head));
   return out;
 }
 

@@ -19,11 +19,9 @@ struct Dimensions {
 };
 
 Result<Dimensions> dimensions(const ConfigFields& fields, const DecoderConfig& config) {
-  EREDU_TRY(q_rows, fields.product("num_attention_heads × head_dim",
-                                   {config.num_attention_heads, config.head_dim}));
-  EREDU_TRY(kv_rows, fields.product("num_key_value_heads × head_dim",
-                                    {config.num_key_value_heads, config.head_dim}));
-  return Dimensions{config.hidden_size, q_rows, kv_rows, config.head_dim, config.intermediate_size};
+  EREDU_TRY(rows, attention_rows(fields, config));
+  return Dimensions{config.hidden_size, rows.q_rows, rows.kv_rows, config.head_dim,
+                    config.intermediate_size};
 }
 
 Result<ParameterGroupSpec> attention_group(const DecoderConfig& config, const WeightIndex& index,
@@ -80,25 +78,14 @@ Result<FamilyGroups> describe_llama(const ConfigFields& fields, const WeightInde
   EREDU_TRY(config, read_decoder_config(fields, dtype));
   EREDU_TRY(check_layer_count(config.num_hidden_layers, index.file, index.names.size()));
   EREDU_TRY(dims, dimensions(fields, config));
-  const bool tied = uses_tied_head(config.tie_word_embeddings, index);
-  FamilyGroups out{config.num_hidden_layers, {}, std::nullopt};
-  EREDU_TRY(embed, embedding_group("model.embed_tokens.weight", config.vocab_size, dims.hidden,
-                                   config.dtype, tied));
-  out.groups.push_back(std::move(embed));
-  for (std::uint64_t layer = 0; layer < config.num_hidden_layers; ++layer) {
-    const std::string prefix = fmt::format("model.layers.{}.", layer);
-    const GroupScope scope = GroupScope::indexed(layer, std::nullopt);
-    EREDU_TRY(attention, attention_group(config, index, dims, prefix, scope));
-    EREDU_TRY(norms, norms_group(config, index, dims, prefix, scope));
-    EREDU_TRY(mlp, mlp_group(config, dims, prefix, scope));
-    out.groups.push_back(std::move(attention));
-    out.groups.push_back(std::move(norms));
-    out.groups.push_back(std::move(mlp));
-  }
-  EREDU_TRY(head,
-            head_group({"model.norm.weight"}, config.vocab_size, dims.hidden, config.dtype, tied));
-  out.groups.push_back(std::move(head));
-  return out;
+  return decoder_groups(
+      decoder_outline(config, index),
+      [&](const std::string& prefix, GroupScope scope) -> Result<std::vector<ParameterGroupSpec>> {
+        EREDU_TRY(attention, attention_group(config, index, dims, prefix, scope));
+        EREDU_TRY(norms, norms_group(config, index, dims, prefix, scope));
+        EREDU_TRY(mlp, mlp_group(config, dims, prefix, scope));
+        return std::vector{std::move(attention), std::move(norms), std::move(mlp)};
+      });
 }
 
 }  // namespace eredu

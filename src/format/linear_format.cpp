@@ -4,6 +4,7 @@
 
 #include <array>
 
+#include "core/enum_words.hpp"
 #include "core/text.hpp"
 #include "format/ggml.hpp"
 
@@ -13,15 +14,6 @@ namespace {
 constexpr std::array<std::string_view, kLinearFormatKindCount> kKindNames{
     "dense", "affine", "mxfp4", "gguf", "block_fp8"};
 constexpr std::array<std::string_view, 2> kScaleEncodingNames{"float", "ue8m0"};
-
-template <class Enum, std::size_t N>
-std::optional<Enum> parse_name(const std::array<std::string_view, N>& names,
-                               std::string_view name) {
-  for (std::size_t i = 0; i < N; ++i) {
-    if (names[i] == name) return static_cast<Enum>(i);
-  }
-  return std::nullopt;
-}
 
 // Supported GGUF block geometry, or {0, 0} for an unsupported code.
 GgmlTypeInfo gguf_block(GgufIQuant gguf) {
@@ -53,29 +45,27 @@ Result<void> check_identity(const std::optional<std::string>& id) {
 }  // namespace
 
 std::string_view linear_format_kind_name(LinearFormatKind kind) {
-  return kKindNames[static_cast<std::uint32_t>(kind)];
+  return enum_word(kKindNames, kind);
 }
 
 std::optional<LinearFormatKind> parse_linear_format_kind(std::string_view name) {
-  return parse_name<LinearFormatKind>(kKindNames, name);
+  return parse_enum_word<LinearFormatKind>(kKindNames, name);
 }
 
 std::optional<LinearFormatKind> linear_format_kind_from_value(std::uint32_t value) {
-  if (value >= kLinearFormatKindCount) return std::nullopt;
-  return static_cast<LinearFormatKind>(value);
+  return enum_from_value<LinearFormatKind>(value, kLinearFormatKindCount);
 }
 
 std::string_view block_fp8_scale_encoding_name(BlockFp8ScaleEncoding encoding) {
-  return kScaleEncodingNames[static_cast<std::uint32_t>(encoding)];
+  return enum_word(kScaleEncodingNames, encoding);
 }
 
 std::optional<BlockFp8ScaleEncoding> parse_block_fp8_scale_encoding(std::string_view name) {
-  return parse_name<BlockFp8ScaleEncoding>(kScaleEncodingNames, name);
+  return parse_enum_word<BlockFp8ScaleEncoding>(kScaleEncodingNames, name);
 }
 
 std::optional<BlockFp8ScaleEncoding> block_fp8_scale_encoding_from_value(std::uint32_t value) {
-  if (value >= kScaleEncodingNames.size()) return std::nullopt;
-  return static_cast<BlockFp8ScaleEncoding>(value);
+  return enum_from_value<BlockFp8ScaleEncoding>(value, kScaleEncodingNames.size());
 }
 
 Result<AffineQuantization> AffineQuantization::create(std::int32_t group_size, std::int32_t bits) {

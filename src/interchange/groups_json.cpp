@@ -72,15 +72,7 @@ struct Path {
         out += std::to_string((*it)->index);
         continue;
       }
-      for (char c : (*it)->key) {  // RFC 6901 escapes
-        if (c == '~') {
-          out += "~0";
-        } else if (c == '/') {
-          out += "~1";
-        } else {
-          out += c;
-        }
-      }
+      append_pointer_token(out, (*it)->key);
     }
     return out;
   }

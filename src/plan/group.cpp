@@ -5,6 +5,7 @@
 #include <unordered_set>
 
 #include "core/checked.hpp"
+#include "core/enum_words.hpp"
 #include "core/text.hpp"
 
 namespace eredu {
@@ -18,41 +19,26 @@ constexpr std::array<std::string_view, kRoleCount> kRoleNames{
 constexpr std::array<std::string_view, kShardingKindCount> kShardingNames{
     "replicated", "equal", "balanced", "partitioned", "partitioned_segments", "segmented"};
 
-template <class Enum, std::size_t N>
-std::optional<Enum> parse_name(const std::array<std::string_view, N>& names,
-                               std::string_view name) {
-  for (std::size_t i = 0; i < N; ++i) {
-    if (names[i] == name) return static_cast<Enum>(i);
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
-std::string_view role_name(ParameterRole role) {
-  return kRoleNames[static_cast<std::uint32_t>(role)];
-}
+std::string_view role_name(ParameterRole role) { return enum_word(kRoleNames, role); }
 
 std::optional<ParameterRole> parse_role(std::string_view name) {
-  return parse_name<ParameterRole>(kRoleNames, name);
+  return parse_enum_word<ParameterRole>(kRoleNames, name);
 }
 
 std::optional<ParameterRole> role_from_value(std::uint32_t value) {
-  if (value >= kRoleCount) return std::nullopt;
-  return static_cast<ParameterRole>(value);
+  return enum_from_value<ParameterRole>(value, kRoleCount);
 }
 
-std::string_view sharding_kind_name(ShardingKind kind) {
-  return kShardingNames[static_cast<std::uint32_t>(kind)];
-}
+std::string_view sharding_kind_name(ShardingKind kind) { return enum_word(kShardingNames, kind); }
 
 std::optional<ShardingKind> parse_sharding_kind(std::string_view name) {
-  return parse_name<ShardingKind>(kShardingNames, name);
+  return parse_enum_word<ShardingKind>(kShardingNames, name);
 }
 
 std::optional<ShardingKind> sharding_kind_from_value(std::uint32_t value) {
-  if (value >= kShardingKindCount) return std::nullopt;
-  return static_cast<ShardingKind>(value);
+  return enum_from_value<ShardingKind>(value, kShardingKindCount);
 }
 
 Result<ParameterGroupSpec> ParameterGroupSpec::create(std::string logical_name, ParameterRole role,

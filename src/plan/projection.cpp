@@ -4,6 +4,8 @@
 
 #include <utility>
 
+#include "core/enum_words.hpp"
+
 namespace eredu {
 namespace {
 
@@ -19,8 +21,7 @@ std::string format_segments(const std::vector<IndexRange>& segments) {
 }  // namespace
 
 std::optional<ProjectionSharding> projection_sharding_from_value(std::uint32_t value) {
-  if (value >= kProjectionShardingCount) return std::nullopt;
-  return static_cast<ProjectionSharding>(value);
+  return enum_from_value<ProjectionSharding>(value, kProjectionShardingCount);
 }
 
 Result<ParameterGroupSpec> projection_parameter_group(std::string logical_name, ParameterRole role,

@@ -4,6 +4,7 @@
 #include <array>
 
 #include "core/checked.hpp"
+#include "core/enum_words.hpp"
 #include "core/text.hpp"
 
 namespace eredu {
@@ -19,46 +20,40 @@ constexpr std::array<std::string_view, kResidencyPolicyCount> kPolicyNames = {"p
 constexpr std::array<std::string_view, kCacheEvictionPolicyCount> kEvictionNames = {
     "least_recently_used", "least_frequently_used"};
 
-auto index(auto value) { return static_cast<std::size_t>(value); }
-
 }  // namespace
 
-std::string_view memory_tier_debug_name(MemoryTier tier) { return kTierDebugNames[index(tier)]; }
+std::string_view memory_tier_debug_name(MemoryTier tier) {
+  return enum_word(kTierDebugNames, tier);
+}
 
-std::string_view memory_tier_name(MemoryTier tier) { return kTierNames[index(tier)]; }
+std::string_view memory_tier_name(MemoryTier tier) { return enum_word(kTierNames, tier); }
 
 std::optional<MemoryTier> memory_tier_from_value(std::uint32_t value) {
-  if (value >= kMemoryTierCount) return std::nullopt;
-  return static_cast<MemoryTier>(value);
+  return enum_from_value<MemoryTier>(value, kMemoryTierCount);
 }
 
 std::string_view residency_policy_debug_name(ResidencyPolicy policy) {
-  return kPolicyDebugNames[index(policy)];
+  return enum_word(kPolicyDebugNames, policy);
 }
 
 std::string_view residency_policy_name(ResidencyPolicy policy) {
-  return kPolicyNames[index(policy)];
+  return enum_word(kPolicyNames, policy);
 }
 
 std::optional<ResidencyPolicy> residency_policy_from_value(std::uint32_t value) {
-  if (value >= kResidencyPolicyCount) return std::nullopt;
-  return static_cast<ResidencyPolicy>(value);
+  return enum_from_value<ResidencyPolicy>(value, kResidencyPolicyCount);
 }
 
 std::string_view cache_eviction_policy_name(CacheEvictionPolicy policy) {
-  return kEvictionNames[index(policy)];
+  return enum_word(kEvictionNames, policy);
 }
 
 std::optional<CacheEvictionPolicy> parse_cache_eviction_policy(std::string_view name) {
-  for (std::uint32_t value = 0; value < kCacheEvictionPolicyCount; ++value) {
-    if (kEvictionNames[value] == name) return static_cast<CacheEvictionPolicy>(value);
-  }
-  return std::nullopt;
+  return parse_enum_word<CacheEvictionPolicy>(kEvictionNames, name);
 }
 
 std::optional<CacheEvictionPolicy> cache_eviction_policy_from_value(std::uint32_t value) {
-  if (value >= kCacheEvictionPolicyCount) return std::nullopt;
-  return static_cast<CacheEvictionPolicy>(value);
+  return enum_from_value<CacheEvictionPolicy>(value, kCacheEvictionPolicyCount);
 }
 
 Result<void> check_offload_plan_schema_version(std::uint64_t version) {

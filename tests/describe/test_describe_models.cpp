@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "describe/describe.hpp"
+#include "described_models.hpp"
 #include "model_folders.hpp"
 
 namespace eredu {
@@ -23,25 +24,9 @@ const Expected kModels[] = {
     {"qwen3-1.7b", 310, 28, "model.safetensors.index.json"},
 };
 
-std::shared_ptr<const ModelDescription> describe(const std::string& name) {
-  auto model = describe_model_dir(test::example_model(name));
-  REQUIRE_MESSAGE(model.has_value(), model.error().message);
-  return model.value();
-}
-
-const ParameterGroupSpec& group_named(const ModelDescription& model, const std::string& name) {
-  auto it =
-      std::find_if(model.groups().begin(), model.groups().end(),
-                   [&](const ParameterGroupSpec& group) { return group.logical_name() == name; });
-  REQUIRE_MESSAGE(it != model.groups().end(), "no group " << name);
-  return *it;
-}
-
-std::vector<std::string> targets(const ParameterGroupSpec& group) {
-  std::vector<std::string> out;
-  for (const ParameterMemberSpec& member : group.members()) out.push_back(member.target());
-  return out;
-}
+using test::describe;
+using test::group_named;
+using test::targets;
 
 TEST_CASE("real models: every index tensor described once and bytes equal total_size") {
   for (const Expected& expected : kModels) {

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "describe/describe.hpp"
+#include "described_models.hpp"
 #include "interchange/groups_json.hpp"
 #include "interchange/groups_write.hpp"
 #include "interchange/layout_json.hpp"
@@ -14,11 +15,7 @@
 namespace eredu {
 namespace {
 
-std::shared_ptr<const ModelDescription> describe(const std::string& name) {
-  auto model = describe_model_dir(test::example_model(name));
-  REQUIRE_MESSAGE(model.has_value(), model.error().message);
-  return model.value();
-}
+using test::describe;
 
 Result<WorldPlan> plan(const std::shared_ptr<const ModelDescription>& model, std::uint64_t tp,
                        std::uint64_t pp = 1, std::uint64_t ep = 1) {

@@ -5,6 +5,7 @@
 #include <numeric>
 
 #include "describe/describe.hpp"
+#include "described_models.hpp"
 #include "model_folders.hpp"
 #include "world/world.hpp"
 #include "world/world_json.hpp"
@@ -12,11 +13,7 @@
 namespace eredu {
 namespace {
 
-std::shared_ptr<const ModelDescription> describe(const std::string& name) {
-  auto model = describe_model_dir(test::example_model(name));
-  REQUIRE_MESSAGE(model.has_value(), model.error().message);
-  return model.value();
-}
+using test::describe;
 
 WorldPlan plan(const std::shared_ptr<const ModelDescription>& model, std::uint64_t tp,
                std::uint64_t pp, ShardingPolicy policy = ShardingPolicy::Require,

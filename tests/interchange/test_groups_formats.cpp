@@ -10,16 +10,12 @@
 
 #include "interchange/groups_json.hpp"
 #include "interchange/groups_write.hpp"
+#include "load_ok.hpp"
 
 namespace eredu {
 namespace {
 
-std::shared_ptr<const ModelDescription> load_ok(std::string_view text) {
-  auto loaded = load_groups_json(text);
-  if (!loaded) FAIL_CHECK(loaded.error().message);
-  REQUIRE(loaded);
-  return std::move(loaded).value();
-}
+using test::load_ok;
 
 void check_error(std::string_view text, Status code, std::string_view message) {
   auto loaded = load_groups_json(text);

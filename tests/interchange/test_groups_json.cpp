@@ -9,16 +9,12 @@
 
 #include "interchange/groups_json.hpp"
 #include "interchange/groups_write.hpp"
+#include "load_ok.hpp"
 
 namespace eredu {
 namespace {
 
-std::shared_ptr<const ModelDescription> load_ok(std::string_view text) {
-  auto loaded = load_groups_json(text);
-  if (!loaded) FAIL_CHECK(loaded.error().message);
-  REQUIRE(loaded);
-  return std::move(loaded).value();
-}
+using test::load_ok;
 
 Error load_error(std::string_view text) {
   auto loaded = load_groups_json(text);

@@ -5,18 +5,15 @@
 #include <string>
 #include <vector>
 
+#include "members.hpp"
 #include "plan/expand.hpp"
 
 using namespace eredu;
 
 namespace {
 
-using Shape = std::vector<std::uint64_t>;
-
-ParameterMemberSpec member(std::string target, Shape shape, MemberSharding sharding,
-                           std::optional<Dtype> dtype = std::nullopt) {
-  return ParameterMemberSpec(std::move(target), std::move(shape), std::move(sharding), dtype);
-}
+using eredu::test::member;
+using eredu::test::Shape;
 
 std::vector<ParameterMemberSpec> expand(const ParameterMemberSpec& source,
                                         const Result<LinearFormatSpec>& spec) {

@@ -2,18 +2,15 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include "members.hpp"
 #include "plan/planner.hpp"
 
 using namespace eredu;
 
 namespace {
 
-using Shape = std::vector<std::uint64_t>;
-
-ParameterMemberSpec member(std::string target, Shape shape, MemberSharding sharding,
-                           std::optional<Dtype> dtype = std::nullopt) {
-  return ParameterMemberSpec(std::move(target), std::move(shape), std::move(sharding), dtype);
-}
+using eredu::test::member;
+using eredu::test::Shape;
 
 std::shared_ptr<const ModelDescription> model_of(std::vector<ParameterGroupSpec> groups,
                                                  ModelInfo info = {}) {

@@ -2,6 +2,7 @@
 // ParallelModelInfo (semantics §1.6, §1.7, §6.5).
 #include <doctest/doctest.h>
 
+#include "members.hpp"
 #include "plan/model_info.hpp"
 #include "plan/projection.hpp"
 
@@ -9,11 +10,8 @@ using namespace eredu;
 
 namespace {
 
-using Shape = std::vector<std::uint64_t>;
-
-ParameterMemberSpec member(std::string target, Shape shape, MemberSharding sharding) {
-  return ParameterMemberSpec(std::move(target), std::move(shape), std::move(sharding));
-}
+using eredu::test::member;
+using eredu::test::Shape;
 
 ParameterGroupSpec group(std::string name, std::vector<ParameterMemberSpec> members) {
   return ParameterGroupSpec::create(std::move(name), ParameterRole::FeedForwardIntermediate,

@@ -1,0 +1,43 @@
+// Parsing JSON with nlohmann while rejecting a repeated key, which nlohmann
+// would silently resolve by keeping one of its values.
+#pragma once
+
+#include <optional>
+#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace eredu {
+
+/// Parses `text` into a `Json` (nlohmann::json or nlohmann::ordered_json),
+/// tracking the keys of every open object. Fails with Status::Parse and the
+/// message `repeated(key)` for the first key repeated within one object, or
+/// `invalid(what)` with nlohmann's message for a syntax error (nlohmann
+/// reports those only by exception, which stays inside this function).
+template <class Json, class Repeated, class Invalid>
+Result<Json> parse_unique_key_json(std::string_view text, Repeated&& repeated, Invalid&& invalid) {
+  std::vector<std::set<std::string>> open_objects;
+  std::optional<std::string> duplicate;
+  auto track_keys = [&](int, typename Json::parse_event_t event, Json& parsed) {
+    using Event = typename Json::parse_event_t;
+    if (event == Event::object_start) open_objects.emplace_back();
+    if (event == Event::object_end && !open_objects.empty()) open_objects.pop_back();
+    if (event == Event::key && !duplicate && !open_objects.empty() &&
+        !open_objects.back().insert(parsed.template get<std::string>()).second) {
+      duplicate = parsed.template get<std::string>();
+    }
+    return true;
+  };
+  try {
+    Json document = Json::parse(text.begin(), text.end(), track_keys);
+    if (duplicate) return fail(Status::Parse, repeated(*duplicate));
+    return document;
+  } catch (const typename Json::exception& error) {
+    return fail(Status::Parse, invalid(error.what()));
+  }
+}
+
+}  // namespace eredu
