@@ -95,32 +95,35 @@ Result<SpecArgument> spec_argument(const eredu_linear_format_spec* spec, const A
   return SpecArgument{LinearFormatSpec::raw(format, std::move(scale), std::move(bias), dtype), raw};
 }
 
-/// Converts every spec (argument checks for all of them first), then
-/// validates the non-raw ones in order: formats are checked when they are
-/// built, before any expansion.
-Result<std::vector<std::optional<LinearFormatSpec>>> specs_argument(
+/// Converts every spec (the argument checks of all of them); NULL entries
+/// stay empty.
+Result<std::vector<std::optional<SpecArgument>>> specs_argument(
     const eredu_linear_format_spec* const* specs, std::size_t count, std::size_t expected) {
   EREDU_TRY(require_array(specs, count, "specs"));
   if (count != expected) {
     return failf(Status::InvalidArgument, "spec_count is {}, expected one spec per member ({})",
                  count, expected);
   }
-  std::vector<SpecArgument> converted;
-  std::vector<std::optional<std::size_t>> slots(count);
+  std::vector<std::optional<SpecArgument>> converted(count);
   for (std::size_t i = 0; i < count; ++i) {
     if (specs[i] == nullptr) continue;
     EREDU_TRY(spec, spec_argument(specs[i], ArgumentName("specs", i)));
-    slots[i] = converted.size();
-    converted.push_back(std::move(spec));
+    converted[i] = std::move(spec);
   }
-  std::vector<std::optional<LinearFormatSpec>> result(count);
-  for (std::size_t i = 0; i < count; ++i) {
-    if (!slots[i]) continue;
-    SpecArgument& spec = converted[*slots[i]];
-    if (!spec.raw) {
-      EREDU_TRY(spec.spec.validate());
+  return converted;
+}
+
+/// Validates the non-raw specs in order (formats are checked when they are
+/// built, before any expansion) and returns the declarations.
+Result<std::vector<std::optional<LinearFormatSpec>>> validated_specs(
+    std::vector<std::optional<SpecArgument>> converted) {
+  std::vector<std::optional<LinearFormatSpec>> result(converted.size());
+  for (std::size_t i = 0; i < converted.size(); ++i) {
+    if (!converted[i]) continue;
+    if (!converted[i]->raw) {
+      EREDU_TRY(converted[i]->spec.validate());
     }
-    result[i] = std::move(spec.spec);
+    result[i] = std::move(converted[i]->spec);
   }
   return result;
 }
@@ -241,8 +244,7 @@ eredu_status eredu_expand_linear_format_member(const eredu_member_desc* member,
   return firewall(
       error,
       [&]() -> Result<void> {
-        EREDU_TRY(require(member, "member"));
-        EREDU_TRY(source, member_argument(&member, 0));
+        EREDU_TRY(source, member_argument(member, "member", std::nullopt));
         EREDU_TRY(declaration, spec_argument(spec, "spec"));
         EREDU_TRY(require(out, "out"));
         if (!declaration.raw) {
@@ -263,8 +265,9 @@ eredu_status eredu_expand_linear_format_group(const eredu_group* group,
       error,
       [&]() -> Result<void> {
         EREDU_TRY(require(group, "group"));
-        EREDU_TRY(declarations, specs_argument(specs, spec_count, group->spec.members().size()));
+        EREDU_TRY(converted, specs_argument(specs, spec_count, group->spec.members().size()));
         EREDU_TRY(require(out, "out"));
+        EREDU_TRY(declarations, validated_specs(std::move(converted)));
         std::size_t next = 0;
         EREDU_TRY(expanded,
                   expand_linear_format_group(group->spec, declaration_over(declarations, next)));
@@ -283,8 +286,9 @@ eredu_status eredu_expand_linear_format_model(const eredu_model* model,
       [&]() -> Result<void> {
         EREDU_TRY(require(model, "model"));
         const ModelDescription& description = *model->description;
-        EREDU_TRY(declarations, specs_argument(specs, spec_count, description.tensor_count()));
+        EREDU_TRY(converted, specs_argument(specs, spec_count, description.tensor_count()));
         EREDU_TRY(require(out, "out"));
+        EREDU_TRY(declarations, validated_specs(std::move(converted)));
         EREDU_TRY(builder, ModelBuilder::create(description.info()));
         std::size_t next = 0;
         const LinearFormatDeclaration declare = declaration_over(declarations, next);

@@ -84,10 +84,11 @@ Result<GroupScope> scope_argument(const eredu_group_scope* scope) {
                              has_expert ? std::optional(scope->expert) : std::nullopt);
 }
 
-Result<ParameterMemberSpec> member_argument(const eredu_member_desc* const* members,
-                                            std::size_t index) {
-  const eredu_member_desc* desc = members[index];
-  const auto field = [index](const char* name) { return ArgumentName("members", index, name); };
+Result<ParameterMemberSpec> member_argument(const eredu_member_desc* desc, const char* base,
+                                            std::optional<std::size_t> index) {
+  const auto field = [base, index](const char* name) {
+    return index ? ArgumentName(base, *index, name) : ArgumentName::field(base, name);
+  };
   EREDU_TRY(sized_argument(desc, field("")));
   EREDU_TRY(target, text_argument(desc->target, field("->target")));
   EREDU_TRY(require_array(desc->shape, desc->ndim, field("->shape")));
@@ -144,7 +145,7 @@ Result<std::vector<ParameterMemberSpec>> members_argument(const eredu_member_des
   std::vector<ParameterMemberSpec> specs;
   specs.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
-    EREDU_TRY(spec, member_argument(members, i));
+    EREDU_TRY(spec, member_argument(members[i], "members", i));
     specs.push_back(std::move(spec));
   }
   return specs;

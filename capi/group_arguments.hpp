@@ -5,6 +5,7 @@
 #include <eredu/eredu.h>
 
 #include <cstddef>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -26,9 +27,10 @@ struct GroupHeadArgument {
 Result<GroupHeadArgument> group_head_argument(const char* name, eredu_role role,
                                               const eredu_group_scope* scope);
 
-/// `members[index]`, checked as eredu_group_new documents.
-Result<ParameterMemberSpec> member_argument(const eredu_member_desc* const* members,
-                                            std::size_t index);
+/// One member descriptor, checked as eredu_group_new documents; messages
+/// name it `base[index]` (an array element) or `base` (index nullopt).
+Result<ParameterMemberSpec> member_argument(const eredu_member_desc* desc, const char* base,
+                                            std::optional<std::size_t> index);
 
 /// A `members` array of `count` descriptors ("members[i]" in messages).
 Result<std::vector<ParameterMemberSpec>> members_argument(const eredu_member_desc* const* members,

@@ -166,8 +166,7 @@ EREDU_API eredu_status eredu_projection_parameter_group(
  *   eredu_projection_parameter_group, for every projection and parameter);
  *   EREDU_E_INVALID_GROUP (`partitioned projection group has zero preferred
  *   units`, checked first; then the group rules); EREDU_E_INVALID_TENSOR
- *   (`column projection parameter ID is scalar`, then the preferred-units
- *   axis checks); EREDU_E_OUT_OF_MEMORY.
+ *   (`column projection parameter ID is scalar`); EREDU_E_OUT_OF_MEMORY.
  * Thread-safe. Seed 000 partitioned_projection_group.
  */
 EREDU_API eredu_status eredu_partitioned_projection_group(
@@ -196,7 +195,7 @@ EREDU_API eredu_status eredu_partitioned_projection_group(
  *   positive, contiguous, and ordered, got [a..b, ...]`, then the group
  *   rules); EREDU_E_INVALID_TENSOR (`column projection parameter ID is
  *   scalar`, `segmented projection parameter T has output dimension d,
- *   expected W`, the preferred-units axis checks); EREDU_E_OUT_OF_MEMORY.
+ *   expected W`); EREDU_E_OUT_OF_MEMORY.
  * Thread-safe. Seed 000 segmented_projection_group and
  * assemble_segmented_projection_group.
  */

@@ -30,11 +30,13 @@ struct FormatDeclaration {
   std::optional<Dtype> companion_dtype;
 };
 
-/// Constructs the seed's LinearFormatSpec (validated constructors), mapping
-/// numbers that do not fit the seed's `i32` fields to the seed's own
-/// messages. Errors: InvalidFormat, in the seed's order (affine group before
-/// bits; blank companion ids; `scale` = `bias`; unsupported GGML type;
-/// block-FP8 geometry).
+/// Constructs the seed's LinearFormatSpec (validated constructors). Affine
+/// group and bits that do not fit the seed's `i32` fields get the seed's
+/// own messages with the number as given; a block-FP8 `block` dimension
+/// past `i32` is `block-FP8 geometry must fit 32-bit integers, got [r, c]`
+/// (docs/decisions.md). Errors: InvalidFormat, in the seed's order (affine
+/// group before bits; blank companion ids; `scale` = `bias`; unsupported
+/// GGML type; block-FP8 geometry).
 Result<LinearFormatSpec> construct_linear_format(const FormatDeclaration& declaration);
 
 }  // namespace eredu

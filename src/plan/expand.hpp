@@ -18,14 +18,16 @@ namespace eredu {
 /// matrix: shape [..., rows, input columns] in elements. Returns the
 /// physical members in order [packed weight, scale?, affine bias?]:
 ///
-/// | format | weight shape (last axis) | weight dtype | companions |
-/// |---|---|---|---|
-/// | Dense | unchanged | member's | none |
-/// | Affine(g, b) | cols·b/32 (U32 words) | U32 | scale, bias [.., rows, cols/g], dtype
-/// companion_dtype else member's | | MxFp4 | cols·4/32 (U32 words) | U32 | scale [.., rows,
-/// cols/32], F8_E8M0 | | GgufIQuant | cols/values·bytes (bytes) | U8 | none | | E4M3BlockFp8(r, c)
-/// | unchanged | member's | scale [.., ceil(rows/r), ceil(cols/c)], companion_dtype else F32
-/// (float) / F8_E8M0 (ue8m0) |
+/// - Dense: the member unchanged, no companions.
+/// - Affine(g, b): weight last axis cols·b/32 (U32 words), dtype U32;
+///   scale and bias [.., rows, cols/g], dtype companion_dtype else the
+///   member's.
+/// - MxFp4: weight cols·4/32 (U32 words), U32; scale [.., rows, cols/32],
+///   F8_E8M0.
+/// - GgufIQuant: weight cols/values·bytes (bytes), U8; no companions.
+/// - E4M3BlockFp8(r, c): weight unchanged (the member's dtype); scale
+///   [.., ceil(rows/r), ceil(cols/c)], companion_dtype else F32 (float) or
+///   F8_E8M0 (ue8m0).
 ///
 /// Shardings are copied, except PartitionedSegments / Segmented on a
 /// remapped axis, whose bounds are divided (affine and MXFP4 weight by

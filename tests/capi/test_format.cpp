@@ -672,8 +672,9 @@ TEST_SUITE("capi.format") {
           EREDU_E_NULL_ARGUMENT);
     eredu_member_desc bad_desc = desc;
     bad_desc.sharding = 9;
-    CHECK(eredu_expand_linear_format_member(&bad_desc, &good, &list, nullptr) ==
+    CHECK(eredu_expand_linear_format_member(&bad_desc, &good, &list, error.slot()) ==
           EREDU_E_INVALID_ARGUMENT);
+    CHECK(error.message() == "unknown member->sharding value 9");
     CHECK(list == nullptr);
     REQUIRE(eredu_expand_linear_format_member(&desc, &good, &list, nullptr) == EREDU_OK);
     MemberList held(list);
@@ -699,6 +700,14 @@ TEST_SUITE("capi.format") {
     const eredu_linear_format_spec* specs[] = {&good};
     CHECK(eredu_expand_linear_format_group(group.handle.get(), specs, 1, nullptr, nullptr) ==
           EREDU_E_NULL_ARGUMENT);
+    // A NULL `out` is an argument error, reported before format validation.
+    const eredu_linear_format bits_7 = affine(64, 7);
+    const eredu_linear_format_spec invalid = spec_of(&bits_7, "s", "b");
+    const eredu_linear_format_spec* invalid_specs[] = {&invalid};
+    CHECK(eredu_expand_linear_format_group(group.handle.get(), invalid_specs, 1, nullptr,
+                                           nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_expand_linear_format_group(group.handle.get(), invalid_specs, 1, &expanded,
+                                           nullptr) == EREDU_E_INVALID_FORMAT);
     eredu_linear_format_spec unsized = good;
     unsized.struct_size = 1;
     const eredu_linear_format_spec* unsized_specs[] = {&unsized};
