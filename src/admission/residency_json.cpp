@@ -55,6 +55,9 @@ bool has_option(ExecutionResidency kind, std::string_view field) {
 // Parses `text`; a repeated key in any object is an error, since it would
 // silently keep one of its values.
 Result<Json> parse_text(std::string_view text) {
+  if (text.starts_with("\xEF\xBB\xBF")) {
+    return fail(Status::Parse, "invalid JSON: a byte-order mark is not accepted");
+  }
   return parse_unique_key_json<Json>(
       text,
       [](const std::string& key) {
@@ -70,6 +73,16 @@ std::string_view describe(const Json& value) {
   if (value.is_boolean()) return "a boolean";
   if (value.is_null()) return "null";
   return "a number";
+}
+
+// What a value that is not a uint64 is, for messages. nlohmann keeps no
+// token text: an integer past 64 bits reads as a float, and -0 as 0.
+std::string found_instead_of_uint(const Json& value) {
+  if (value.is_number_integer()) {
+    return value.get<std::int64_t>() == 0 ? "-0" : value.dump();
+  }
+  if (value.is_number_float()) return "a fraction, an exponent or an integer past 64 bits";
+  return std::string(describe(value));
 }
 
 // RFC 6901 pointer of `key` inside the object at `parent`.
@@ -108,7 +121,7 @@ class Fields {
     if (value == nullptr) return std::optional<std::uint64_t>{};
     if (!value->is_number_unsigned()) {
       return failf(Status::Parse, "{}: expected a non-negative integer that fits 64 bits, found {}",
-                   at(name), value->is_number() ? value->dump() : std::string(describe(*value)));
+                   at(name), found_instead_of_uint(*value));
     }
     return std::optional<std::uint64_t>{value->get<std::uint64_t>()};
   }

@@ -29,8 +29,10 @@ Result<void> write_stdout(std::string_view text) {
 int report_error(const Error& error, bool json) {
   const auto code = static_cast<std::int32_t>(error.code);
   const std::string_view name = status_name(code);
-  std::fprintf(stderr, "error[%.*s]: %s\n", static_cast<int>(name.size()), name.data(),
-               error.message.c_str());
+  // Written with its length: a message is never cut at a NUL byte.
+  std::fprintf(stderr, "error[%.*s]: ", static_cast<int>(name.size()), name.data());
+  std::fwrite(error.message.data(), 1, error.message.size(), stderr);
+  std::fputc('\n', stderr);
   if (json) {
     std::string out;
     JsonWriter writer(out);

@@ -138,6 +138,8 @@ void append_pointer_token(std::string& out, std::string_view key) {
       out += "~0";
     } else if (c == '/') {
       out += "~1";
+    } else if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {
+      out += fmt::format("\\u{{{:x}}}", static_cast<unsigned>(c));
     } else {
       out += c;
     }

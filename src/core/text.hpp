@@ -21,7 +21,9 @@ bool is_valid_utf8(std::string_view text) noexcept;
 std::string to_valid_utf8(std::string_view text);
 
 /// Appends `key` escaped as one RFC 6901 JSON-pointer token ("~" as "~0",
-/// "/" as "~1"); the caller writes the "/" before it.
+/// "/" as "~1"); the caller writes the "/" before it. The pointer is for
+/// messages, so control characters are written as Rust escapes (`\u{0}`)
+/// instead of raw bytes.
 void append_pointer_token(std::string& out, std::string_view key);
 
 }  // namespace eredu

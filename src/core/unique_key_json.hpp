@@ -16,9 +16,15 @@ namespace eredu {
 /// tracking the keys of every open object. Fails with Status::Parse and the
 /// message `repeated(key)` for the first key repeated within one object, or
 /// `invalid(what)` with nlohmann's message for a syntax error (nlohmann
-/// reports those only by exception, which stays inside this function).
+/// reports those only by exception, which stays inside this function). A
+/// NUL byte is a syntax error wherever it stands (nlohmann would take it for
+/// the end of the input and ignore what follows).
 template <class Json, class Repeated, class Invalid>
 Result<Json> parse_unique_key_json(std::string_view text, Repeated&& repeated, Invalid&& invalid) {
+  if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
+    return fail(Status::Parse,
+                invalid(fmt::format("a NUL byte at offset {} is not JSON", nul).c_str()));
+  }
   std::vector<std::set<std::string>> open_objects;
   std::optional<std::string> duplicate;
   auto track_keys = [&](int, typename Json::parse_event_t event, Json& parsed) {

@@ -16,8 +16,13 @@ Result<std::optional<std::uint64_t>> ConfigFields::optional_count(const char* ke
   const json* value = field(key);
   if (value == nullptr) return std::optional<std::uint64_t>{};
   if (!value->is_number_unsigned() || value->get<std::uint64_t>() == 0) {
-    return failf(Status::Parse, "{}: {} must be a positive integer, got {}", file_, key,
-                 value->dump());
+    // nlohmann reads an integer past 64 bits as a float: say so rather than
+    // print it rounded.
+    const std::string got = value->is_number_float()
+                                ? "a fraction, an exponent or an integer past 64 bits"
+                                : value->dump();
+    return failf(Status::Parse, "{}: {} must be a positive integer that fits 64 bits, got {}",
+                 file_, key, got);
   }
   return std::optional<std::uint64_t>{value->get<std::uint64_t>()};
 }

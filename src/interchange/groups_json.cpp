@@ -626,7 +626,8 @@ class Loader {
 
   void release_consumed(od::value& value);
   Result<std::shared_ptr<const ModelDescription>> build_model();
-  Result<ParameterGroupSpec> expand_formats(ModelBuilder& builder, ParameterGroupSpec group,
+  Result<ParameterGroupSpec> expand_formats(ModelBuilder& builder, std::size_t index,
+                                            ParameterGroupSpec group,
                                             std::vector<MemberFormat> formats) const;
 
   std::optional<std::string> schema_;
@@ -690,7 +691,8 @@ Result<std::shared_ptr<const ModelDescription>> Loader::build_model() {
   for (std::size_t index = 0; index < groups_.size(); ++index) {
     ParameterGroupSpec& group = groups_[index];
     if (formats != formats_.end() && formats->first == index) {
-      EREDU_TRY(expanded, expand_formats(builder, std::move(group), std::move(formats->second)));
+      EREDU_TRY(expanded,
+                expand_formats(builder, index, std::move(group), std::move(formats->second)));
       ++formats;
       EREDU_TRY(builder.add_group(std::move(expanded)));
     } else {
@@ -701,15 +703,26 @@ Result<std::shared_ptr<const ModelDescription>> Loader::build_model() {
   return std::move(builder).finish();
 }
 
-// Step 4 for a group with `format` members (interchange §1): its scope, then
-// every format's construction in member order, then the seed's expansion.
-Result<ParameterGroupSpec> Loader::expand_formats(ModelBuilder& builder, ParameterGroupSpec group,
+// Step 4 for group `index`, which has `format` members (interchange §1): its
+// scope, then every format's construction in member order (the message
+// locates the format by its JSON pointer), then the seed's expansion.
+Result<ParameterGroupSpec> Loader::expand_formats(ModelBuilder& builder, std::size_t index,
+                                                  ParameterGroupSpec group,
                                                   std::vector<MemberFormat> formats) const {
   EREDU_TRY(builder.check_scope(group));
   std::vector<std::optional<LinearFormatSpec>> specs(group.members().size());
   for (const MemberFormat& format : formats) {
-    EREDU_TRY(spec, construct_linear_format(format.declaration));
-    specs[format.member] = std::move(spec);
+    auto spec = construct_linear_format(format.declaration);
+    if (!spec) {
+      const Path root;
+      const Path groups = root.field("groups");
+      const Path group_at = groups.item(index);
+      const Path members = group_at.field("members");
+      const Path member = members.item(format.member);
+      return failf(Status::InvalidFormat, "{}: {}", member.field("format").str(),
+                   spec.error().message);
+    }
+    specs[format.member] = std::move(spec).value();
   }
   std::size_t position = 0;
   return expand_linear_format_group(

@@ -90,6 +90,17 @@ TEST_CASE("an independent parameter-bank cache beside each kind") {
 
 TEST_CASE("syntax, duplicate keys and schema") {
   CHECK(load_error("{").code == Status::Parse);
+  // nlohmann would stop at a NUL byte and ignore what follows it.
+  using namespace std::string_literals;
+  const Error nul = load_error(R"({"schema": "eredu.residency.v1", "kind": "fully_resident"})"s +
+                               '\0' + "garbage");
+  CHECK(nul.code == Status::Parse);
+  CHECK(nul.message == "invalid JSON: a NUL byte at offset 58 is not JSON");
+  const Error bom = load_error(
+      "\xEF\xBB\xBF"
+      R"({"schema": "eredu.residency.v1", "kind": "fully_resident"})");
+  CHECK(bom.code == Status::Parse);
+  CHECK(bom.message == "invalid JSON: a byte-order mark is not accepted");
   CHECK(load_error("\"\xff\"").code == Status::Parse);
   CHECK(load_error("[]").message == "an eredu.residency.v1 document must be a JSON object");
   const Error duplicate = load_error(
@@ -129,15 +140,20 @@ TEST_CASE("structure errors: unknown fields first, then the fields in order") {
        "/prefetch_depth: not allowed for a dense_disk_stream policy"},
       {R"("kind": "layerwise_host", "prefetch_depth": -1)",
        "/prefetch_depth: expected a non-negative integer that fits 64 bits, found -1"},
+      {R"("kind": "layerwise_host", "prefetch_depth": -0)",
+       "/prefetch_depth: expected a non-negative integer that fits 64 bits, found -0"},
       {R"("kind": "layerwise_host", "prefetch_depth": 1.0)",
-       "/prefetch_depth: expected a non-negative integer that fits 64 bits, found 1.0"},
+       "/prefetch_depth: expected a non-negative integer that fits 64 bits, found a fraction, an "
+       "exponent or an integer past 64 bits"},
       {R"("kind": "layerwise_host", "prefetch_depth": 1e3)",
-       "/prefetch_depth: expected a non-negative integer that fits 64 bits, found 1000.0"},
+       "/prefetch_depth: expected a non-negative integer that fits 64 bits, found a fraction, an "
+       "exponent or an integer past 64 bits"},
+      {R"("kind": "fully_resident", "x\u0000y": 1)", "/x\\u{0}y: unknown field"},
       {R"("kind": "layerwise_host", "prefetch_depth": "1")",
        "/prefetch_depth: expected a non-negative integer that fits 64 bits, found a string"},
       {R"("kind": "layerwise_host", "device_budget_bytes": 18446744073709551616)",
-       "/device_budget_bytes: expected a non-negative integer that fits 64 bits, found "
-       "1.8446744073709552e+19"},
+       "/device_budget_bytes: expected a non-negative integer that fits 64 bits, found a "
+       "fraction, an exponent or an integer past 64 bits"},
       {R"("kind": "dense_disk_stream", "eviction_policy": "lru")",
        R"(/eviction_policy: unknown eviction policy "lru"; use least_recently_used or least_frequently_used)"},
       {R"("kind": "dense_disk_stream", "sample_backend_memory": 1)",

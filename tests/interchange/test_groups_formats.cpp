@@ -185,8 +185,10 @@ TEST_CASE("format construction errors are EREDU_E_INVALID_FORMAT") {
                                       R"(,"bits":)" + std::string(bits) +
                                       R"(,"scale":"s","bias":"b"})"));
   };
+  // The message locates the format by its JSON pointer.
   check_error(affine("48", "7"), Status::InvalidFormat,
-              "group_size must be 16 or a positive multiple of 32, got 48");
+              "/groups/0/members/0/format: group_size must be 16 or a positive multiple of 32, "
+              "got 48");
   check_error(affine("64", "7"), Status::InvalidFormat,
               "bits must be one of 2, 3, 4, 5, 6, or 8, got 7");
   check_error(affine("4294967296", "4"), Status::InvalidFormat,
