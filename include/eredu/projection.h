@@ -193,7 +193,9 @@ EREDU_API eredu_status eredu_partitioned_projection_group(
  *   EREDU_E_INVALID_GROUP (`segmented projection requires positive logical
  *   units and at least one segment`, `segmented projection ranges must be
  *   positive, contiguous, and ordered, got [a..b, ...]`, then the group
- *   rules); EREDU_E_INVALID_TENSOR (`column projection parameter ID is
+ *   rules, first for the seed's intermediate groups named "fused" and
+ *   "row": an empty module is `parallel parameter group "fused" must
+ *   contain at least one tensor`); EREDU_E_INVALID_TENSOR (`column projection parameter ID is
  *   scalar`, `segmented projection parameter T has output dimension d,
  *   expected W`); EREDU_E_OUT_OF_MEMORY.
  * Thread-safe. Seed 000 segmented_projection_group and
