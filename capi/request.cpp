@@ -329,6 +329,26 @@ eredu_status eredu_load_request_max_cached_shards(const eredu_load_request* requ
   });
 }
 
+eredu_status eredu_load_request_quantization(const eredu_load_request* request,
+                                             eredu_quantization_request* out, bool* present,
+                                             eredu_error** error) {
+  return request_getter(
+      request, error,
+      [&](const NormalizedLoadRequest& current) -> Result<void> {
+        EREDU_TRY(sized_argument(out, "out"));
+        EREDU_TRY(require(present, "present"));
+        const std::optional<QuantizationRequest> quantization = current.quantization();
+        if (quantization) {
+          out->kind = static_cast<eredu_quantization_kind>(quantization->kind);
+          out->group_size = quantization->group_size;
+          out->bits = quantization->bits;
+        }
+        *present = quantization.has_value();
+        return outcome::success();
+      },
+      out, present);
+}
+
 eredu_status eredu_load_request_parallel_execution(const eredu_load_request* request,
                                                    eredu_parallel_load_desc* out, bool* present,
                                                    eredu_error** error) {
@@ -394,6 +414,25 @@ eredu_status eredu_load_request_drafting(const eredu_load_request* request,
         return outcome::success();
       },
       kind, max_draft_tokens);
+}
+
+eredu_status eredu_load_request_weight_residency(const eredu_load_request* request,
+                                                 uint64_t unit_count, eredu_residency_summary* out,
+                                                 eredu_error** error) {
+  return request_getter(
+      request, error,
+      [&](const NormalizedLoadRequest& current) -> Result<void> {
+        EREDU_TRY(sized_argument(out, "out"));
+        return summary_out(current.weight_residency(), unit_count, out);
+      },
+      out);
+}
+
+eredu_status eredu_load_request_required_session_capabilities(const eredu_load_request* request,
+                                                              uint32_t* out, eredu_error** error) {
+  return request_value(request, out, error, [](const NormalizedLoadRequest& current) {
+    return current.required_session_capabilities().bits();
+  });
 }
 
 eredu_status eredu_load_request_state_residency(const eredu_load_request* request,

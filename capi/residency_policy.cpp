@@ -25,11 +25,6 @@ static_assert(EREDU_DEFAULT_MAX_CACHED_SHARDS == DEFAULT_MAX_CACHED_SHARDS);
 
 namespace {
 
-std::optional<ExecutionResidency> execution_residency_from_value(std::uint32_t value) {
-  if (value > EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM) return std::nullopt;
-  return static_cast<ExecutionResidency>(value);
-}
-
 Result<LayerwiseArgument> layerwise_argument(const eredu_layerwise_options* options) {
   if (options == nullptr) return LayerwiseArgument{};
   EREDU_TRY(sized_argument(options, "desc->layerwise"));
@@ -76,29 +71,56 @@ Result<void> no_options(const void* options, ExecutionResidency layers, const ch
   return outcome::success();
 }
 
-/// Fills `out` (when given) with what `residency` derives.
+/// The bank cache's echo; the fields stay 0 without one.
+void parameter_bank_out(const WeightResidency& residency, eredu_residency_summary& out) {
+  const std::optional<ParameterBankLoadOptions> cache = residency.parameter_banks().cache();
+  if (!cache) return;
+  const OffloadConfig members = cache->offload();
+  out.has_parameter_bank_cache = 1;
+  out.parameter_bank_has_device_budget = members.device_budget_bytes().has_value() ? 1 : 0;
+  out.parameter_bank_device_budget_bytes = members.device_budget_bytes().value_or(0);
+  out.parameter_bank_has_host_budget = members.host_budget_bytes().has_value() ? 1 : 0;
+  out.parameter_bank_host_budget_bytes = members.host_budget_bytes().value_or(0);
+  out.parameter_bank_prefetch_depth = members.prefetch_depth();
+  out.parameter_bank_eviction_policy =
+      static_cast<eredu_eviction_policy>(members.eviction_policy());
+  out.parameter_bank_compact_scratch_bytes = cache->compact_bank_scratch_bytes();
+  out.parameter_bank_prefill_target_bytes = cache->prefill_compact_bank_target_bytes();
+}
+
+}  // namespace
+
 Result<void> summary_out(const WeightResidency& residency, std::uint64_t unit_count,
                          eredu_residency_summary* out) {
   const LayerWeightResidency layers = residency.layers();
   EREDU_TRY(offload, layers.offload());
   if (out == nullptr) return outcome::success();
-  out->execution_residency = static_cast<eredu_execution_residency>(layers.execution_residency());
-  out->offload_has_device_budget = offload.device_budget_bytes().has_value() ? 1 : 0;
-  out->offload_device_budget_bytes = offload.device_budget_bytes().value_or(0);
-  out->offload_has_host_budget = offload.host_budget_bytes().has_value() ? 1 : 0;
-  out->offload_host_budget_bytes = offload.host_budget_bytes().value_or(0);
-  out->offload_prefetch_depth = offload.prefetch_depth();
-  out->offload_eviction_policy = static_cast<eredu_eviction_policy>(offload.eviction_policy());
-  out->device_depth = layers.device_depth(unit_count);
-  out->max_cached_shards = residency.max_cached_shards();
-  out->preparation_residency =
+  eredu_residency_summary summary{};
+  summary.struct_size = sizeof(eredu_residency_summary);
+  summary.execution_residency =
+      static_cast<eredu_execution_residency>(layers.execution_residency());
+  summary.offload_has_device_budget = offload.device_budget_bytes().has_value() ? 1 : 0;
+  summary.offload_device_budget_bytes = offload.device_budget_bytes().value_or(0);
+  summary.offload_has_host_budget = offload.host_budget_bytes().has_value() ? 1 : 0;
+  summary.offload_host_budget_bytes = offload.host_budget_bytes().value_or(0);
+  summary.offload_prefetch_depth = offload.prefetch_depth();
+  summary.offload_eviction_policy = static_cast<eredu_eviction_policy>(offload.eviction_policy());
+  summary.device_depth = layers.device_depth(unit_count);
+  summary.max_cached_shards = residency.max_cached_shards();
+  summary.preparation_residency =
       static_cast<eredu_residency_request>(preparation_residency(residency));
-  out->is_fully_resident = residency.is_fully_resident() ? 1 : 0;
-  out->ordinary_is_fully_resident = residency.ordinary_is_fully_resident() ? 1 : 0;
+  summary.is_fully_resident = residency.is_fully_resident() ? 1 : 0;
+  summary.ordinary_is_fully_resident = residency.ordinary_is_fully_resident() ? 1 : 0;
+  summary.sample_backend_memory = layers.sample_backend_memory() ? 1 : 0;
+  summary.sample_process_memory = layers.sample_process_memory() ? 1 : 0;
+  if (const std::optional<DenseDiskStreamLoadOptions> dense = layers.dense()) {
+    summary.dense_host_lookahead = dense->host_lookahead();
+    summary.dense_background_queue_capacity = dense->background_queue_capacity();
+  }
+  parameter_bank_out(residency, summary);
+  *out = summary;
   return outcome::success();
 }
-
-}  // namespace
 
 Result<LayerwiseLoadOptions> LayerwiseArgument::build() const {
   EREDU_TRY(config, offload.build());

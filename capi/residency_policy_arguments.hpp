@@ -1,6 +1,7 @@
 // Conversion of a C weight-residency description (eredu/residency_policy.h)
 // into seed 003's WeightResidency, shared by eredu_residency_validate and
-// eredu_load_request_set_weight_residency.
+// eredu_load_request_set_weight_residency, and the summary written by
+// eredu_residency_validate and eredu_load_request_weight_residency.
 #pragma once
 
 #include <eredu/eredu.h>
@@ -66,5 +67,11 @@ struct WeightResidencyArgument {
 /// The argument checks of a description named `desc` (NULL pointers,
 /// struct_size, flags, enum values, options for a placement without them).
 Result<WeightResidencyArgument> weight_residency_argument(const eredu_weight_residency_desc* desc);
+
+/// Derives the offload config of `residency` (its only seed check), then,
+/// when `out` is given (its struct_size checked by sized_argument),
+/// writes the complete summary for `unit_count` ordinary units.
+Result<void> summary_out(const WeightResidency& residency, std::uint64_t unit_count,
+                         eredu_residency_summary* out);
 
 }  // namespace eredu::capi

@@ -416,6 +416,23 @@ EREDU_API eredu_status eredu_load_request_max_cached_shards(const eredu_load_req
                                                             uint64_t *out, eredu_error **error);
 
 /**
+ * The requested load-time quantization, as given: it is checked only when
+ * validation lowers it, so an unknown kind is returned unchanged.
+ *
+ * @param out     caller struct with struct_size set by
+ *                eredu_quantization_request_init; when present it receives
+ *                the kind and, for AFFINE, group_size and bits (0 for the
+ *                other kinds); zeroed (except struct_size) otherwise.
+ * @param present receives true when the request quantizes on load.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, out, present);
+ *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
+ * Seed NormalizedLoadRequest::quantization.
+ */
+EREDU_API eredu_status eredu_load_request_quantization(const eredu_load_request *request,
+                                                       eredu_quantization_request *out,
+                                                       bool *present, eredu_error **error);
+
+/**
  * The attached parallel request.
  *
  * @param out     caller struct with struct_size set by
@@ -472,6 +489,35 @@ EREDU_API eredu_status eredu_load_request_realtime_completion_policy(
 EREDU_API eredu_status eredu_load_request_drafting(const eredu_load_request *request,
                                                    eredu_drafting_kind *kind,
                                                    uint64_t *max_draft_tokens, eredu_error **error);
+
+/**
+ * The immutable-weight residency, summarized for `unit_count` ordinary
+ * execution units exactly as eredu_residency_validate summarizes a
+ * description: the derived values and every option (the fully resident
+ * default when none was set).
+ *
+ * @param unit_count ordinary execution units, for out->device_depth.
+ * @param out        caller struct with struct_size set by
+ *                   eredu_residency_summary_init; filled on success, zeroed
+ *                   (except struct_size) on failure.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, out);
+ *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
+ * Seed NormalizedLoadRequest::weight_residency.
+ */
+EREDU_API eredu_status eredu_load_request_weight_residency(const eredu_load_request *request,
+                                                           uint64_t unit_count,
+                                                           eredu_residency_summary *out,
+                                                           eredu_error **error);
+
+/**
+ * The capabilities required from the realized session: bits within
+ * EREDU_SESSION_CAPABILITIES_MASK (0 unless set).
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, out).
+ * Seed NormalizedLoadRequest::required_session_capabilities.
+ */
+EREDU_API eredu_status eredu_load_request_required_session_capabilities(
+    const eredu_load_request *request, uint32_t *out, eredu_error **error);
 
 /**
  * The mutable-state residency (an EREDU_CACHE_RESIDENCY_* value).

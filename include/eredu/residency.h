@@ -1,8 +1,9 @@
 /*
  * eredu/residency.h: the offload core (semantics section 3: memory tiers,
  * unit policies, OffloadConfig, the validated OffloadPlan), checkpoint weight
- * bindings and StaticUnitBindings, seed 003's DenseTransferSchedule cursor
- * and the ParameterBankKey residency unit id.
+ * bindings and StaticUnitBindings, seed 003's DenseTransferSchedule cursor,
+ * the ParameterBankKey residency unit id and the ExpertPass ->
+ * ParameterBankAccess projection.
  *
  * The weight-residency policies themselves (WeightResidency and its options)
  * and eredu_residency_validate are declared in eredu/residency_policy.h.
@@ -50,6 +51,20 @@
 #define EREDU_SELECTION_INDICES 2
 /** One row-major scalar span from `offset_elements`, re-exposed as `shape`. */
 #define EREDU_SELECTION_CONTIGUOUS 3
+
+/* ---- eredu_expert_pass: seed ExpertPass -------------------------------- */
+
+/** Prompt processing with more than one input token. */
+#define EREDU_EXPERT_PASS_PREFILL 0
+/** Autoregressive processing of one input token. */
+#define EREDU_EXPERT_PASS_DECODE 1
+
+/* ---- eredu_parameter_bank_access: seed ParameterBankAccess ------------ */
+
+/** A multi-row access eligible for bounded partitioning. */
+#define EREDU_PARAMETER_BANK_ACCESS_BULK 0
+/** A latency-sensitive incremental access. */
+#define EREDU_PARAMETER_BANK_ACCESS_INCREMENTAL 1
 
 /** Current plus next unit retained by dense streamed execution (seed 003
  * DENSE_TRANSFER_WINDOW). */
@@ -229,10 +244,11 @@ EREDU_API eredu_status eredu_offload_plan_new(const eredu_offload_config *config
 EREDU_API void eredu_offload_plan_free(eredu_offload_plan *plan);
 
 /**
- * Re-runs the plan's validation (seed OffloadPlan::validate); a built plan
- * always passes.
+ * Re-runs the plan's validation (seed OffloadPlan::validate) on a copy of
+ * its units; a built plan always passes.
  *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan).
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan); EREDU_E_OUT_OF_MEMORY
+ *         (the copy).
  * Thread-safe. Semantics 3.5 OffloadPlan::validate.
  */
 EREDU_API eredu_status eredu_offload_plan_validate(const eredu_offload_plan *plan,
@@ -579,12 +595,30 @@ eredu_dense_transfer_schedule_next_pending(const eredu_dense_transfer_schedule *
  *                 on success and on EREDU_E_BUFFER_TOO_SMALL (0 otherwise).
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (required, NULL buffer with a
  *         nonzero capacity); EREDU_E_BUFFER_TOO_SMALL (capacity <
- *         *required).
+ *         *required); EREDU_E_OUT_OF_MEMORY (the id is formatted in
+ *         library memory first).
  * Thread-safe. Seed 003 ParameterBankKey::unit_id.
  */
 EREDU_API eredu_status eredu_parameter_bank_key_unit_id(uint64_t unit, uint64_t member,
                                                         char *buffer, size_t capacity,
                                                         size_t *required, eredu_error **error);
+
+/**
+ * The storage access class of an execution pass (seed 003
+ * ExpertPass::parameter_bank_access): EREDU_EXPERT_PASS_PREFILL ->
+ * EREDU_PARAMETER_BANK_ACCESS_BULK, EREDU_EXPERT_PASS_DECODE ->
+ * EREDU_PARAMETER_BANK_ACCESS_INCREMENTAL.
+ *
+ * @param pass an EREDU_EXPERT_PASS_* value.
+ * @param out  receives an EREDU_PARAMETER_BANK_ACCESS_* value; 0 on
+ *             failure.
+ * @return EREDU_OK; EREDU_E_INVALID_ARGUMENT (unknown pass);
+ *         EREDU_E_NULL_ARGUMENT (out).
+ * Thread-safe. Seed 003 ExpertPass, ParameterBankAccess.
+ */
+EREDU_API eredu_status eredu_expert_pass_parameter_bank_access(eredu_expert_pass pass,
+                                                               eredu_parameter_bank_access *out,
+                                                               eredu_error **error);
 
 EREDU_END_DECLS
 

@@ -137,8 +137,10 @@ struct eredu_weight_residency_desc {
 };
 
 /**
- * What a valid weight residency derives. Fill struct_size with
- * eredu_residency_summary_init() before calling eredu_residency_validate.
+ * What a valid weight residency derives, and every option it holds: the
+ * summary is a complete echo of a seed WeightResidency. Fill struct_size
+ * with eredu_residency_summary_init() before calling
+ * eredu_residency_validate or eredu_load_request_weight_residency.
  */
 struct eredu_residency_summary {
   /** sizeof(eredu_residency_summary), set by eredu_residency_summary_init. */
@@ -178,6 +180,49 @@ struct eredu_residency_summary {
   /** 1 when the ordinary layers are fully resident, with or without a bank
    * cache (seed WeightResidency::ordinary_is_fully_resident). */
   uint8_t ordinary_is_fully_resident;
+
+  /* The fields below echo the rest of the weight residency. */
+
+  /** 1 when backend allocator memory is sampled after a forward pass (seed
+   * LayerWeightResidency::sample_backend_memory: the layerwise or dense
+   * options' flag, 0 when fully resident). */
+  uint8_t sample_backend_memory;
+  /** 1 when process memory is sampled after a forward pass (seed
+   * LayerWeightResidency::sample_process_memory). */
+  uint8_t sample_process_memory;
+  /** DENSE_DISK_STREAM: the options' protected host lookahead in units (seed
+   * LayerWeightResidency::dense, DenseDiskStreamLoadOptions::
+   * host_lookahead); 0 for the other placements. */
+  uint64_t dense_host_lookahead;
+  /** DENSE_DISK_STREAM: the options' background queue capacity in units;
+   * 0 for the other placements. */
+  uint64_t dense_background_queue_capacity;
+  /** 1 when bank members have an independent cache (seed
+   * WeightResidency::IndependentParameterBanks): parameter_banks() is then
+   * IndependentCache(cache) and parameter_bank_cache() the cache, echoed in
+   * the parameter_bank_* fields below, and ordinary_residency() is present:
+   * execution_residency with its options. 0: parameter_banks() is
+   * WithLayer, the other two are absent and the fields below are 0. */
+  uint8_t has_parameter_bank_cache;
+  /** The bank members' offload config (seed ParameterBankLoadOptions::
+   * offload): 1 when it has a device budget. */
+  uint8_t parameter_bank_has_device_budget;
+  /** Bank-member device budget in bytes (0 when unbounded). */
+  uint64_t parameter_bank_device_budget_bytes;
+  /** 1 when the bank members' config has a host budget. */
+  uint8_t parameter_bank_has_host_budget;
+  /** Bank-member host budget in bytes (0 when unbounded). */
+  uint64_t parameter_bank_host_budget_bytes;
+  /** Bank-member prefetch depth in units. */
+  uint64_t parameter_bank_prefetch_depth;
+  /** Bank-member eviction: an EREDU_EVICTION_* value. */
+  eredu_eviction_policy parameter_bank_eviction_policy;
+  /** Hard bound in bytes of one compact bank (seed
+   * compact_bank_scratch_bytes). */
+  uint64_t parameter_bank_compact_scratch_bytes;
+  /** Soft prefill compact-bank target in bytes (seed
+   * prefill_compact_bank_target_bytes). */
+  uint64_t parameter_bank_prefill_target_bytes;
 };
 
 EREDU_BEGIN_DECLS
@@ -247,14 +292,14 @@ EREDU_API eredu_status eredu_residency_summary_init(eredu_residency_summary *sum
  * @param desc       the description; read only during the call.
  * @param unit_count ordinary execution units, for summary.device_depth.
  * @param out        caller struct with struct_size set by
- *                   eredu_residency_summary_init, or NULL to only validate;
- *                   filled on success, zeroed (except struct_size) on
- *                   failure.
+ *                   eredu_residency_summary_init, or NULL to only validate; filled on success,
+ * zeroed (except struct_size) on failure.
  * @param error      optional error slot.
  * @return EREDU_OK;
  *   EREDU_E_NULL_ARGUMENT (desc);
  *   EREDU_E_INVALID_ARGUMENT (a struct_size other than this library's, in
- *   desc, its options, an offload config or out; a sample_* flag other than
+ *   desc, its options, an offload config or out (which may also have its
+ *   first layout's size); a sample_* flag other than
  *   0/1 or an offload config has_* flag other than 0/1; an unknown
  *   execution residency or eviction policy; layerwise or dense options given
  *   for a placement that does not take them);
@@ -267,12 +312,15 @@ EREDU_API eredu_status eredu_residency_summary_init(eredu_residency_summary *sum
  *   EREDU_E_ZERO_PARAMETER_BANK_SCRATCH_LIMIT,
  *   EREDU_E_ZERO_PARAMETER_BANK_PREFILL_TARGET,
  *   EREDU_E_PARAMETER_BANK_PREFILL_TARGET_EXCEEDS_SCRATCH (the bank
- *   options);
- *   EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed 003 WeightResidency, LayerWeightResidency (offload,
- * device_depth, max_cached_shards, execution_residency),
- * DenseDiskStreamLoadOptions, ParameterBankLoadOptions; seed 002's
- * preparation residency projection.
+ *   options).
+ *   Nothing is allocated on success (EREDU_E_OUT_OF_MEMORY only as
+ *   eredu.h describes, when an error object cannot be allocated).
+ * Thread-safe. Seed 003 WeightResidency (parameter_banks,
+ * parameter_bank_cache, ordinary_residency, is_fully_resident,
+ * ordinary_is_fully_resident), LayerWeightResidency (offload, device_depth,
+ * max_cached_shards, sample_backend_memory, sample_process_memory,
+ * execution_residency, dense), DenseDiskStreamLoadOptions,
+ * ParameterBankLoadOptions; seed 002's preparation residency projection.
  */
 EREDU_API eredu_status eredu_residency_validate(const eredu_weight_residency_desc *desc,
                                                 uint64_t unit_count, eredu_residency_summary *out,

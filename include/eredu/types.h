@@ -75,6 +75,10 @@ typedef uint32_t eredu_drafting_plan_kind;
 typedef uint32_t eredu_drafting_kind;
 /** Mutable-state residency: EREDU_CACHE_RESIDENCY_* (eredu/request.h). */
 typedef uint32_t eredu_cache_residency;
+/** Execution pass of routed parameter banks: EREDU_EXPERT_PASS_* (eredu/residency.h). */
+typedef uint32_t eredu_expert_pass;
+/** Storage access class of a pass: EREDU_PARAMETER_BANK_ACCESS_* (eredu/residency.h). */
+typedef uint32_t eredu_parameter_bank_access;
 
 /* Opaque handles. */
 
@@ -98,6 +102,8 @@ typedef struct eredu_static_unit_bindings eredu_static_unit_bindings;
 typedef struct eredu_dense_transfer_schedule eredu_dense_transfer_schedule;
 /** A single-threaded normalized cold-load request builder (eredu/request.h). */
 typedef struct eredu_load_request eredu_load_request;
+/** A runtime-owned layerwise model residency snapshot (eredu/layerwise_metadata.h). */
+typedef struct eredu_layerwise_model_metadata eredu_layerwise_model_metadata;
 
 /* Transparent structs; each starts with uint32_t struct_size and has an
  * _init() function. */

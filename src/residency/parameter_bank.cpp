@@ -2,7 +2,13 @@
 
 #include <fmt/format.h>
 
+#include "core/enum_words.hpp"
+
 namespace eredu {
+
+std::optional<ExpertPass> expert_pass_from_value(std::uint32_t value) {
+  return enum_from_value<ExpertPass>(value, kExpertPassCount);
+}
 
 OffloadUnitId ParameterBankKey::unit_id() const {
   // Never blank, so creation cannot fail.

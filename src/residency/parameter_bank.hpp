@@ -3,7 +3,9 @@
 #pragma once
 
 #include <compare>
+#include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "residency/offload.hpp"
 
@@ -31,6 +33,9 @@ class ParameterBankKey {
 
 /// Seed `ExpertPass`: prompt processing or autoregressive decoding.
 enum class ExpertPass : std::uint32_t { Prefill = 0, Decode = 1 };
+inline constexpr std::size_t kExpertPassCount = 2;
+/// The pass numbered `value` (its EREDU_EXPERT_PASS_* value), or nullopt.
+std::optional<ExpertPass> expert_pass_from_value(std::uint32_t value);
 
 /// Seed `ParameterBankAccess`: bulk (partitionable) or incremental access.
 enum class ParameterBankAccess : std::uint32_t { Bulk = 0, Incremental = 1 };

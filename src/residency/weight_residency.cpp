@@ -2,7 +2,13 @@
 
 #include <algorithm>
 
+#include "core/enum_words.hpp"
+
 namespace eredu {
+
+std::optional<ExecutionResidency> execution_residency_from_value(std::uint32_t value) {
+  return enum_from_value<ExecutionResidency>(value, kExecutionResidencyCount);
+}
 
 LayerwiseLoadOptions LayerwiseLoadOptions::with_max_cached_shards(std::uint64_t maximum) const {
   LayerwiseLoadOptions options = *this;

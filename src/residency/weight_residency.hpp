@@ -3,6 +3,7 @@
 // their composition, with the offload configuration each derives.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <variant>
@@ -99,6 +100,10 @@ enum class ExecutionResidency : std::uint32_t {
   LayerwiseHost = 1,
   DenseDiskStream = 2,
 };
+inline constexpr std::size_t kExecutionResidencyCount = 3;
+/// The residency numbered `value` (its EREDU_EXECUTION_RESIDENCY_* value),
+/// or nullopt.
+std::optional<ExecutionResidency> execution_residency_from_value(std::uint32_t value);
 
 /// Seed `LayerWeightResidency`: FullyResident (default) | LayerwiseHost
 /// (options) | DenseDiskStream (options). `execution_residency()` tells the

@@ -3,8 +3,10 @@
 #include <doctest/doctest.h>
 #include <eredu/eredu.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "capi_support.hpp"
@@ -130,6 +132,36 @@ std::uint64_t max_cached_shards(const eredu_load_request* request) {
   return out;
 }
 
+/// The quantization getter: the request, or nullopt when absent.
+std::optional<eredu_quantization_request> quantization_of(const eredu_load_request* request) {
+  eredu_quantization_request out;
+  eredu_quantization_request_init(&out, nullptr);
+  bool present = true;
+  REQUIRE(eredu_load_request_quantization(request, &out, &present, nullptr) == EREDU_OK);
+  CHECK(out.struct_size == sizeof(eredu_quantization_request));
+  if (!present) {
+    CHECK(out.kind == 0);
+    CHECK(out.group_size == 0);
+    CHECK(out.bits == 0);
+    return std::nullopt;
+  }
+  return out;
+}
+
+eredu_residency_summary weight_residency_of(const eredu_load_request* request,
+                                            std::uint64_t unit_count) {
+  eredu_residency_summary summary;
+  eredu_residency_summary_init(&summary, nullptr);
+  REQUIRE(eredu_load_request_weight_residency(request, unit_count, &summary, nullptr) == EREDU_OK);
+  return summary;
+}
+
+std::uint32_t capabilities_of(const eredu_load_request* request) {
+  std::uint32_t out = 99;
+  REQUIRE(eredu_load_request_required_session_capabilities(request, &out, nullptr) == EREDU_OK);
+  return out;
+}
+
 }  // namespace
 
 TEST_SUITE("capi.request") {
@@ -178,6 +210,18 @@ TEST_SUITE("capi.request") {
     CHECK(policy.quantization_bits == 0);
     CHECK(policy.residency == EREDU_RESIDENCY_REQUEST_FULLY_RESIDENT);
     CHECK(policy.required_session_capabilities == 0b101);
+
+    // The request's own accessors.
+    const std::optional<eredu_quantization_request> quantization = quantization_of(request.get());
+    REQUIRE(quantization.has_value());
+    CHECK(quantization->kind == EREDU_QUANTIZATION_MXFP4);
+    CHECK(quantization->group_size == 0);
+    CHECK(quantization->bits == 0);
+    CHECK(capabilities_of(request.get()) == 0b101);
+    const eredu_residency_summary residency = weight_residency_of(request.get(), 12);
+    CHECK(residency.execution_residency == EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT);
+    CHECK(residency.is_fully_resident == 1);
+    CHECK(residency.device_depth == 12);
   }
 
   TEST_CASE("invalid parallel geometry fails at parallel construction") {
@@ -591,6 +635,91 @@ TEST_SUITE("capi.request") {
     CHECK(persistence);
   }
 
+  TEST_CASE("quantization, weight residency and session capabilities read back") {
+    const Request request = new_request();
+    CHECK_FALSE(quantization_of(request.get()).has_value());
+    CHECK(capabilities_of(request.get()) == 0);
+    eredu_residency_summary summary = weight_residency_of(request.get(), 6);
+    CHECK(summary.struct_size == sizeof(eredu_residency_summary));
+    CHECK(summary.execution_residency == EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT);
+    CHECK(summary.offload_has_device_budget == 0);
+    CHECK(summary.offload_prefetch_depth == 1);
+    CHECK(summary.device_depth == 6);
+    CHECK(summary.max_cached_shards == 4);
+    CHECK(summary.preparation_residency == EREDU_RESIDENCY_REQUEST_FULLY_RESIDENT);
+    CHECK(summary.is_fully_resident == 1);
+    CHECK(summary.ordinary_is_fully_resident == 1);
+    CHECK(summary.has_parameter_bank_cache == 0);
+
+    // Quantizations are returned as given, unchecked.
+    const Request affine = quantized(EREDU_QUANTIZATION_AFFINE, 64, 4);
+    std::optional<eredu_quantization_request> quantization = quantization_of(affine.get());
+    REQUIRE(quantization.has_value());
+    CHECK(quantization->kind == EREDU_QUANTIZATION_AFFINE);
+    CHECK(quantization->group_size == 64);
+    CHECK(quantization->bits == 4);
+    const Request invalid = quantized(EREDU_QUANTIZATION_AFFINE, 48, 7);
+    quantization = quantization_of(invalid.get());
+    REQUIRE(quantization.has_value());
+    CHECK(quantization->group_size == 48);
+    CHECK(quantization->bits == 7);
+    const Request unknown = quantized(5, 64, 4);
+    quantization = quantization_of(unknown.get());
+    REQUIRE(quantization.has_value());
+    CHECK(quantization->kind == 5);
+    CHECK(quantization->group_size == 0);
+    CHECK(quantization->bits == 0);
+
+    // A dense stream beside an independent bank cache, echoed in full.
+    eredu_dense_stream_options dense;
+    eredu_dense_stream_options_init(&dense, nullptr);
+    dense.device_budget_bytes = 32;
+    dense.host_budget_bytes = 64;
+    dense.host_lookahead = 3;
+    dense.background_queue_capacity = 1;
+    dense.sample_backend_memory = 1;
+    eredu_parameter_bank_options bank;
+    eredu_parameter_bank_options_init(&bank, nullptr);
+    bank.compact_bank_scratch_bytes = 64;
+    bank.prefill_compact_bank_target_bytes = 32;
+    eredu_weight_residency_desc desc;
+    eredu_weight_residency_desc_init(&desc, nullptr);
+    desc.layers = EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM;
+    desc.dense = &dense;
+    desc.parameter_bank_cache = &bank;
+    REQUIRE(eredu_load_request_set_weight_residency(request.get(), &desc, nullptr) == EREDU_OK);
+    summary = weight_residency_of(request.get(), 8);
+    CHECK(summary.execution_residency == EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM);
+    CHECK(summary.offload_device_budget_bytes == 32);
+    CHECK(summary.offload_host_budget_bytes == 64);
+    CHECK(summary.offload_prefetch_depth == 3);
+    CHECK(summary.device_depth == 2);
+    CHECK(summary.dense_host_lookahead == 3);
+    CHECK(summary.dense_background_queue_capacity == 1);
+    CHECK(summary.sample_backend_memory == 1);
+    CHECK(summary.sample_process_memory == 0);
+    CHECK(summary.preparation_residency == EREDU_RESIDENCY_REQUEST_ADDRESSABLE_PARAMETER_BANKS);
+    CHECK(summary.has_parameter_bank_cache == 1);
+    CHECK(summary.parameter_bank_prefetch_depth == 1);
+    CHECK(summary.parameter_bank_compact_scratch_bytes == 64);
+    CHECK(summary.parameter_bank_prefill_target_bytes == 32);
+    CHECK(summary.is_fully_resident == 0);
+    CHECK(summary.ordinary_is_fully_resident == 0);
+
+    // A failed setter keeps the residency.
+    bank.prefill_compact_bank_target_bytes = 65;
+    CHECK(eredu_load_request_set_weight_residency(request.get(), &desc, nullptr) ==
+          EREDU_E_PARAMETER_BANK_PREFILL_TARGET_EXCEEDS_SCRATCH);
+    CHECK(weight_residency_of(request.get(), 8).parameter_bank_prefill_target_bytes == 32);
+
+    REQUIRE(eredu_load_request_set_required_session_capabilities(request.get(), 0b010, nullptr) ==
+            EREDU_OK);
+    CHECK(capabilities_of(request.get()) == 0b010);
+    CHECK(eredu_load_request_set_required_session_capabilities(request.get(), 9, nullptr) ==
+          EREDU_E_INVALID_ARGUMENT);
+    CHECK(capabilities_of(request.get()) == 0b010);
+  }
+
   TEST_CASE("the default request validates into the default policy") {
     const Request request = new_request();
     eredu_preparation_policy policy;
@@ -668,5 +797,50 @@ TEST_SUITE("capi.request") {
     CHECK(eredu_load_request_state_residency(request, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
     CHECK(eredu_load_request_prompt_cache_persistence(request, nullptr, nullptr) ==
           EREDU_E_NULL_ARGUMENT);
+
+    eredu_quantization_request quantization;
+    eredu_quantization_request_init(&quantization, nullptr);
+    bool present = true;
+    CHECK(eredu_load_request_quantization(nullptr, &quantization, &present, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK_FALSE(present);
+    CHECK(quantization.group_size == 0);
+    CHECK(eredu_load_request_quantization(request, nullptr, &present, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_load_request_quantization(request, &quantization, nullptr, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    quantization.struct_size = 2;
+    const Outcome size = outcome_of([&](eredu_error** error) {
+      return eredu_load_request_quantization(request, &quantization, &present, error);
+    });
+    CHECK(size.status == EREDU_E_INVALID_ARGUMENT);
+    CHECK(size.message ==
+          "out->struct_size is 2, expected " + std::to_string(sizeof(eredu_quantization_request)));
+
+    std::uint32_t capabilities = 3;
+    CHECK(eredu_load_request_required_session_capabilities(nullptr, &capabilities, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(capabilities == 0);
+    CHECK(eredu_load_request_required_session_capabilities(request, nullptr, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+
+    eredu_residency_summary summary;
+    eredu_residency_summary_init(&summary, nullptr);
+    summary.device_depth = 5;
+    CHECK(eredu_load_request_weight_residency(nullptr, 1, &summary, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(summary.device_depth == 0);
+    CHECK(eredu_load_request_weight_residency(request, 1, nullptr, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    summary.struct_size = 9;
+    CHECK(eredu_load_request_weight_residency(request, 1, &summary, nullptr) ==
+          EREDU_E_INVALID_ARGUMENT);
+    CHECK(summary.struct_size == 9);
+    eredu_residency_summary_init(&summary, nullptr);
+    REQUIRE(eredu_load_request_weight_residency(request, 3, &summary, nullptr) == EREDU_OK);
+    CHECK(summary.struct_size == sizeof(eredu_residency_summary));
+    CHECK(summary.device_depth == 3);
+    CHECK(summary.is_fully_resident == 1);
+    CHECK(summary.has_parameter_bank_cache == 0);
   }
 }

@@ -839,3 +839,329 @@ TEST_CASE("residency constants") {
   CHECK(EREDU_DEFAULT_MAX_CACHED_SHARDS == 4);
   CHECK(std::string(eredu_status_name(EREDU_E_OUT_OF_ORDER)) == "EREDU_E_OUT_OF_ORDER");
 }
+
+// ---- Expert passes ---------------------------------------------------------
+
+TEST_CASE("every expert pass projects to its parameter-bank access class") {
+  eredu_parameter_bank_access access = 7;
+  REQUIRE(eredu_expert_pass_parameter_bank_access(EREDU_EXPERT_PASS_PREFILL, &access, nullptr) ==
+          EREDU_OK);
+  CHECK(access == EREDU_PARAMETER_BANK_ACCESS_BULK);
+  REQUIRE(eredu_expert_pass_parameter_bank_access(EREDU_EXPERT_PASS_DECODE, &access, nullptr) ==
+          EREDU_OK);
+  CHECK(access == EREDU_PARAMETER_BANK_ACCESS_INCREMENTAL);
+  CHECK(EREDU_EXPERT_PASS_PREFILL == 0);
+  CHECK(EREDU_EXPERT_PASS_DECODE == 1);
+  CHECK(EREDU_PARAMETER_BANK_ACCESS_BULK == 0);
+  CHECK(EREDU_PARAMETER_BANK_ACCESS_INCREMENTAL == 1);
+
+  ErrorSlot error;
+  access = 7;
+  CHECK(eredu_expert_pass_parameter_bank_access(2, &access, error.slot()) ==
+        EREDU_E_INVALID_ARGUMENT);
+  CHECK(error.code() == EREDU_E_INVALID_ARGUMENT);
+  CHECK(error.message() == "unknown pass value 2");
+  CHECK(access == 0);
+  CHECK(eredu_expert_pass_parameter_bank_access(EREDU_EXPERT_PASS_DECODE, nullptr, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK(error.message() == "argument out is NULL");
+  // The pass is checked before out.
+  CHECK(eredu_expert_pass_parameter_bank_access(2, nullptr, error.slot()) ==
+        EREDU_E_INVALID_ARGUMENT);
+}
+
+// ---- Layerwise model metadata ---------------------------------------------
+
+namespace {
+
+struct MetadataFree {
+  void operator()(eredu_layerwise_model_metadata* metadata) const {
+    eredu_layerwise_model_metadata_free(metadata);
+  }
+};
+using Metadata = std::unique_ptr<eredu_layerwise_model_metadata, MetadataFree>;
+
+eredu_linear_format format_of(eredu_linear_format_kind kind) {
+  eredu_linear_format format;
+  eredu_linear_format_init(&format, nullptr);
+  format.kind = kind;
+  return format;
+}
+
+/// The seed test's snapshot ("generic", None, 4, 10, LayerwiseHost, 20, 8,
+/// 6, 2) with `quantization`.
+Made<Metadata> new_metadata(
+    const eredu_linear_format* quantization, const char* model_type = "generic",
+    eredu_execution_residency residency = EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST) {
+  Made<Metadata> made;
+  eredu_layerwise_model_metadata* metadata = nullptr;
+  ErrorSlot error;
+  made.status = eredu_layerwise_model_metadata_new(model_type, quantization, 4, 10, residency, 20,
+                                                   8, 6, 2, &metadata, error.slot());
+  made.handle.reset(metadata);
+  made.error_code = error.code();
+  made.message = error.message();
+  return made;
+}
+
+std::string model_type_of(const eredu_layerwise_model_metadata* metadata) {
+  const char* text = nullptr;
+  std::size_t length = 0;
+  REQUIRE(eredu_layerwise_model_metadata_effective_model_type(metadata, &text, &length, nullptr) ==
+          EREDU_OK);
+  CHECK(std::strlen(text) == length);
+  return std::string(text, length);
+}
+
+/// The quantization getter: the format, or nullopt when absent.
+std::optional<eredu_linear_format> quantization_of(const eredu_layerwise_model_metadata* metadata) {
+  eredu_linear_format format;
+  eredu_linear_format_init(&format, nullptr);
+  bool present = true;
+  REQUIRE(eredu_layerwise_model_metadata_quantization(metadata, &format, &present, nullptr) ==
+          EREDU_OK);
+  if (!present) {
+    CHECK(format.struct_size == sizeof(eredu_linear_format));
+    CHECK(format.kind == EREDU_LINEAR_FORMAT_DENSE);
+    CHECK(format.affine_group_size == 0);
+    CHECK(format.affine_bits == 0);
+    CHECK(format.block_rows == 0);
+    return std::nullopt;
+  }
+  return format;
+}
+
+}  // namespace
+
+TEST_CASE("layerwise_metadata_is_runtime_owned_and_updateable through C") {
+  const Made<Metadata> made = new_metadata(nullptr);
+  REQUIRE(made.status == EREDU_OK);
+  eredu_layerwise_model_metadata* metadata = made.handle.get();
+  CHECK(model_type_of(metadata) == "generic");
+  CHECK_FALSE(quantization_of(metadata).has_value());
+
+  REQUIRE(eredu_layerwise_model_metadata_set_effective_model_type(metadata, "llama", nullptr) ==
+          EREDU_OK);
+  const eredu_linear_format affine = format_of(EREDU_LINEAR_FORMAT_AFFINE);  // default 64/4
+  REQUIRE(eredu_layerwise_model_metadata_set_quantization(metadata, &affine, nullptr) == EREDU_OK);
+
+  CHECK(model_type_of(metadata) == "llama");
+  const std::optional<eredu_linear_format> quantization = quantization_of(metadata);
+  REQUIRE(quantization.has_value());
+  CHECK(quantization->struct_size == sizeof(eredu_linear_format));
+  CHECK(quantization->kind == EREDU_LINEAR_FORMAT_AFFINE);
+  CHECK(quantization->affine_group_size == 64);
+  CHECK(quantization->affine_bits == 4);
+  CHECK(quantization->ggml_type == 0);
+  CHECK(quantization->block_rows == 0);
+  CHECK(quantization->block_columns == 0);
+
+  std::uint64_t value = 0;
+  REQUIRE(eredu_layerwise_model_metadata_layer_count(metadata, &value, nullptr) == EREDU_OK);
+  CHECK(value == 4);
+  REQUIRE(eredu_layerwise_model_metadata_static_device_bytes(metadata, &value, nullptr) ==
+          EREDU_OK);
+  CHECK(value == 10);
+  REQUIRE(eredu_layerwise_model_metadata_layer_parameter_bytes(metadata, &value, nullptr) ==
+          EREDU_OK);
+  CHECK(value == 20);
+  REQUIRE(eredu_layerwise_model_metadata_maximum_device_layer_bytes(metadata, &value, nullptr) ==
+          EREDU_OK);
+  CHECK(value == 8);
+  REQUIRE(eredu_layerwise_model_metadata_maximum_host_layer_bytes(metadata, &value, nullptr) ==
+          EREDU_OK);
+  CHECK(value == 6);
+  REQUIRE(eredu_layerwise_model_metadata_device_layer_capacity(metadata, &value, nullptr) ==
+          EREDU_OK);
+  CHECK(value == 2);
+  eredu_execution_residency residency = 9;
+  REQUIRE(eredu_layerwise_model_metadata_residency(metadata, &residency, nullptr) == EREDU_OK);
+  CHECK(residency == EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST);
+
+  // Back to none: NULL, or DENSE (the seed's None spelled as a LinearFormat).
+  REQUIRE(eredu_layerwise_model_metadata_set_quantization(metadata, nullptr, nullptr) == EREDU_OK);
+  CHECK_FALSE(quantization_of(metadata).has_value());
+  REQUIRE(eredu_layerwise_model_metadata_set_quantization(metadata, &affine, nullptr) == EREDU_OK);
+  const eredu_linear_format dense = format_of(EREDU_LINEAR_FORMAT_DENSE);
+  REQUIRE(eredu_layerwise_model_metadata_set_quantization(metadata, &dense, nullptr) == EREDU_OK);
+  CHECK_FALSE(quantization_of(metadata).has_value());
+}
+
+TEST_CASE("layerwise metadata keeps every weight quantization and residency") {
+  const eredu_linear_format mxfp4 = format_of(EREDU_LINEAR_FORMAT_MXFP4);
+  const Made<Metadata> made = new_metadata(&mxfp4, "", EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM);
+  REQUIRE(made.status == EREDU_OK);
+  CHECK(model_type_of(made.handle.get()).empty());  // the seed checks no text
+  std::optional<eredu_linear_format> quantization = quantization_of(made.handle.get());
+  REQUIRE(quantization.has_value());
+  CHECK(quantization->kind == EREDU_LINEAR_FORMAT_MXFP4);
+  CHECK(quantization->affine_group_size == 0);
+  CHECK(quantization->affine_bits == 0);
+  eredu_execution_residency residency = 9;
+  REQUIRE(eredu_layerwise_model_metadata_residency(made.handle.get(), &residency, nullptr) ==
+          EREDU_OK);
+  CHECK(residency == EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM);
+
+  eredu_linear_format gguf = format_of(EREDU_LINEAR_FORMAT_GGUF);
+  gguf.ggml_type = 12;  // Q4_K
+  REQUIRE(eredu_layerwise_model_metadata_set_quantization(made.handle.get(), &gguf, nullptr) ==
+          EREDU_OK);
+  quantization = quantization_of(made.handle.get());
+  REQUIRE(quantization.has_value());
+  CHECK(quantization->kind == EREDU_LINEAR_FORMAT_GGUF);
+  CHECK(quantization->ggml_type == 12);
+  CHECK(quantization->affine_group_size == 0);
+
+  eredu_linear_format affine = format_of(EREDU_LINEAR_FORMAT_AFFINE);
+  affine.affine_group_size = 128;
+  affine.affine_bits = 8;
+  const Made<Metadata> resident =
+      new_metadata(&affine, "qwen2", EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT);
+  REQUIRE(resident.status == EREDU_OK);
+  quantization = quantization_of(resident.handle.get());
+  REQUIRE(quantization.has_value());
+  CHECK(quantization->affine_group_size == 128);
+  CHECK(quantization->affine_bits == 8);
+  REQUIRE(eredu_layerwise_model_metadata_residency(resident.handle.get(), &residency, nullptr) ==
+          EREDU_OK);
+  CHECK(residency == EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT);
+}
+
+TEST_CASE("layerwise metadata quantization errors change nothing") {
+  eredu_linear_format affine = format_of(EREDU_LINEAR_FORMAT_AFFINE);
+  affine.affine_group_size = 48;
+  affine.affine_bits = 7;
+  Made<Metadata> made = new_metadata(&affine);
+  CHECK(made.status == EREDU_E_INVALID_FORMAT);
+  CHECK(made.error_code == EREDU_E_INVALID_FORMAT);
+  CHECK(made.message == "group_size must be 16 or a positive multiple of 32, got 48");
+  CHECK(made.handle == nullptr);
+  affine.affine_group_size = 32;
+  made = new_metadata(&affine);
+  CHECK(made.status == EREDU_E_INVALID_FORMAT);
+  CHECK(made.message == "bits must be one of 2, 3, 4, 5, 6, or 8, got 7");
+
+  eredu_linear_format gguf = format_of(EREDU_LINEAR_FORMAT_GGUF);
+  gguf.ggml_type = 4;
+  made = new_metadata(&gguf);
+  CHECK(made.status == EREDU_E_INVALID_FORMAT);
+  CHECK(made.message == "unsupported GGML tensor type 4");
+
+  const eredu_linear_format fp8 = format_of(EREDU_LINEAR_FORMAT_BLOCK_FP8);
+  made = new_metadata(&fp8);
+  CHECK(made.status == EREDU_E_INVALID_ARGUMENT);
+  CHECK(made.message ==
+        "quantization->kind is EREDU_LINEAR_FORMAT_BLOCK_FP8, which is not a weight "
+        "quantization");
+  eredu_linear_format unknown = format_of(5);
+  made = new_metadata(&unknown);
+  CHECK(made.status == EREDU_E_INVALID_ARGUMENT);
+  CHECK(made.message == "unknown quantization->kind value 5");
+  unknown = format_of(EREDU_LINEAR_FORMAT_MXFP4);
+  unknown.struct_size = 4;
+  made = new_metadata(&unknown);
+  CHECK(made.status == EREDU_E_INVALID_ARGUMENT);
+
+  // A failed setter keeps the previous quantization.
+  const eredu_linear_format mxfp4 = format_of(EREDU_LINEAR_FORMAT_MXFP4);
+  made = new_metadata(&mxfp4);
+  REQUIRE(made.status == EREDU_OK);
+  ErrorSlot error;
+  CHECK(eredu_layerwise_model_metadata_set_quantization(made.handle.get(), &affine, error.slot()) ==
+        EREDU_E_INVALID_FORMAT);
+  CHECK(error.message() == "bits must be one of 2, 3, 4, 5, 6, or 8, got 7");
+  CHECK(eredu_layerwise_model_metadata_set_quantization(made.handle.get(), &fp8, error.slot()) ==
+        EREDU_E_INVALID_ARGUMENT);
+  const std::optional<eredu_linear_format> quantization = quantization_of(made.handle.get());
+  REQUIRE(quantization.has_value());
+  CHECK(quantization->kind == EREDU_LINEAR_FORMAT_MXFP4);
+}
+
+TEST_CASE("layerwise metadata misuse") {
+  ErrorSlot error;
+  eredu_layerwise_model_metadata* metadata = nullptr;
+  CHECK(eredu_layerwise_model_metadata_new(nullptr, nullptr, 4, 10,
+                                           EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST, 20, 8, 6, 2,
+                                           &metadata, error.slot()) == EREDU_E_NULL_ARGUMENT);
+  CHECK(error.message() == "argument effective_model_type is NULL");
+  CHECK(metadata == nullptr);
+  CHECK(eredu_layerwise_model_metadata_new("\xff", nullptr, 4, 10,
+                                           EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST, 20, 8, 6, 2,
+                                           &metadata, error.slot()) == EREDU_E_INVALID_ARGUMENT);
+  CHECK(eredu_layerwise_model_metadata_new("generic", nullptr, 4, 10, 3, 20, 8, 6, 2, &metadata,
+                                           error.slot()) == EREDU_E_INVALID_ARGUMENT);
+  CHECK(error.message() == "unknown residency value 3");
+  CHECK(eredu_layerwise_model_metadata_new("generic", nullptr, 4, 10,
+                                           EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST, 20, 8, 6, 2,
+                                           nullptr, error.slot()) == EREDU_E_NULL_ARGUMENT);
+  // Argument errors come before the quantization's own rules.
+  eredu_linear_format affine = format_of(EREDU_LINEAR_FORMAT_AFFINE);
+  affine.affine_group_size = 48;
+  CHECK(eredu_layerwise_model_metadata_new("generic", &affine, 4, 10, 3, 20, 8, 6, 2, &metadata,
+                                           error.slot()) == EREDU_E_INVALID_ARGUMENT);
+  CHECK(metadata == nullptr);
+
+  const Made<Metadata> made = new_metadata(nullptr);
+  REQUIRE(made.status == EREDU_OK);
+  eredu_layerwise_model_metadata* handle = made.handle.get();
+  CHECK(eredu_layerwise_model_metadata_set_effective_model_type(handle, nullptr, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK(eredu_layerwise_model_metadata_set_effective_model_type(handle, "\xc3", error.slot()) ==
+        EREDU_E_INVALID_ARGUMENT);
+  CHECK(model_type_of(handle) == "generic");
+  CHECK(eredu_layerwise_model_metadata_set_effective_model_type(nullptr, "llama", error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK(error.message() == "argument metadata is NULL");
+  CHECK(eredu_layerwise_model_metadata_set_quantization(nullptr, nullptr, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+
+  const char* text = "x";
+  std::size_t length = 9;
+  CHECK(eredu_layerwise_model_metadata_effective_model_type(nullptr, &text, &length,
+                                                            error.slot()) == EREDU_E_NULL_ARGUMENT);
+  CHECK(text == nullptr);
+  CHECK(length == 0);
+  CHECK(eredu_layerwise_model_metadata_effective_model_type(handle, nullptr, nullptr,
+                                                            error.slot()) == EREDU_E_NULL_ARGUMENT);
+  REQUIRE(eredu_layerwise_model_metadata_effective_model_type(handle, &text, nullptr, nullptr) ==
+          EREDU_OK);
+  CHECK(std::string(text) == "generic");
+
+  eredu_linear_format format = format_of(EREDU_LINEAR_FORMAT_AFFINE);
+  bool present = true;
+  CHECK(eredu_layerwise_model_metadata_quantization(nullptr, &format, &present, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK_FALSE(present);
+  CHECK(format.affine_group_size == 0);
+  CHECK(eredu_layerwise_model_metadata_quantization(handle, nullptr, &present, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK(eredu_layerwise_model_metadata_quantization(handle, &format, nullptr, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  format.struct_size = 3;
+  CHECK(eredu_layerwise_model_metadata_quantization(handle, &format, &present, error.slot()) ==
+        EREDU_E_INVALID_ARGUMENT);
+  CHECK(format.struct_size == 3);
+
+  std::uint64_t value = 5;
+  CHECK(eredu_layerwise_model_metadata_layer_count(nullptr, &value, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK(value == 0);
+  CHECK(eredu_layerwise_model_metadata_layer_count(handle, nullptr, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK(error.message() == "argument out is NULL");
+  CHECK(eredu_layerwise_model_metadata_static_device_bytes(nullptr, &value, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK(eredu_layerwise_model_metadata_layer_parameter_bytes(handle, nullptr, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK(eredu_layerwise_model_metadata_maximum_device_layer_bytes(handle, nullptr, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK(eredu_layerwise_model_metadata_maximum_host_layer_bytes(handle, nullptr, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK(eredu_layerwise_model_metadata_device_layer_capacity(handle, nullptr, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  eredu_execution_residency residency = 4;
+  CHECK(eredu_layerwise_model_metadata_residency(nullptr, &residency, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK(residency == 0);
+  eredu_layerwise_model_metadata_free(nullptr);
+}

@@ -4,7 +4,9 @@
 #include <doctest/doctest.h>
 #include <eredu/eredu.h>
 
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 
 #include "capi_support.hpp"
@@ -125,6 +127,14 @@ TEST_SUITE("capi.residency_policy") {
     CHECK(summary.preparation_residency == EREDU_RESIDENCY_REQUEST_FULLY_RESIDENT);
     CHECK(summary.is_fully_resident == 1);
     CHECK(summary.ordinary_is_fully_resident == 1);
+    CHECK(summary.sample_backend_memory == 0);
+    CHECK(summary.sample_process_memory == 0);
+    CHECK(summary.dense_host_lookahead == 0);
+    CHECK(summary.dense_background_queue_capacity == 0);
+    CHECK(summary.has_parameter_bank_cache == 0);
+    CHECK(summary.parameter_bank_prefetch_depth == 0);
+    CHECK(summary.parameter_bank_compact_scratch_bytes == 0);
+    CHECK(summary.parameter_bank_prefill_target_bytes == 0);
   }
 
   TEST_CASE("dense stream defaults derive a finite offload configuration") {
@@ -143,15 +153,25 @@ TEST_SUITE("capi.residency_policy") {
     CHECK(summary.preparation_residency == EREDU_RESIDENCY_REQUEST_DENSE_DISK_STREAM);
     CHECK(summary.is_fully_resident == 0);
     CHECK(summary.ordinary_is_fully_resident == 0);
+    CHECK(summary.dense_host_lookahead == 2);
+    CHECK(summary.dense_background_queue_capacity == 2);
+    CHECK(summary.sample_backend_memory == 0);
+    CHECK(summary.sample_process_memory == 0);
+    CHECK(summary.has_parameter_bank_cache == 0);
   }
 
   TEST_CASE("residency policy derives finite dense windows") {
     eredu_dense_stream_options options = dense_options(32, 64, 3, 2);
     options.eviction_policy = EREDU_EVICTION_LEAST_FREQUENTLY_USED;
     options.max_cached_shards = 6;
+    options.sample_process_memory = 1;
     const Validated validated = validate(dense_desc(&options), 8);
     REQUIRE(validated.status == EREDU_OK);
     CHECK(validated.summary.device_depth == 2);
+    CHECK(validated.summary.dense_host_lookahead == 3);
+    CHECK(validated.summary.dense_background_queue_capacity == 2);
+    CHECK(validated.summary.sample_backend_memory == 0);
+    CHECK(validated.summary.sample_process_memory == 1);
     CHECK(validated.summary.offload_has_device_budget == 1);
     CHECK(validated.summary.offload_device_budget_bytes == 32);
     CHECK(validated.summary.offload_has_host_budget == 1);
@@ -227,6 +247,10 @@ TEST_SUITE("capi.residency_policy") {
     CHECK(summary.device_depth == 3);  // the prefetch depth, even above the unit count
     CHECK(summary.max_cached_shards == 9);
     CHECK(summary.preparation_residency == EREDU_RESIDENCY_REQUEST_LAYERWISE_HOST);
+    CHECK(summary.sample_backend_memory == 1);
+    CHECK(summary.sample_process_memory == 0);
+    CHECK(summary.dense_host_lookahead == 0);
+    CHECK(summary.dense_background_queue_capacity == 0);
 
     // Default layerwise options: unbounded, depth 1.
     desc.layerwise = nullptr;
@@ -266,6 +290,16 @@ TEST_SUITE("capi.residency_policy") {
     desc.parameter_bank_cache = &bank;
     const Validated validated = validate(desc, 8);
     REQUIRE(validated.status == EREDU_OK);
+    // parameter_bank_cache() == Some(experts): default offload, 64, 32.
+    CHECK(validated.summary.has_parameter_bank_cache == 1);
+    CHECK(validated.summary.parameter_bank_has_device_budget == 0);
+    CHECK(validated.summary.parameter_bank_device_budget_bytes == 0);
+    CHECK(validated.summary.parameter_bank_has_host_budget == 0);
+    CHECK(validated.summary.parameter_bank_host_budget_bytes == 0);
+    CHECK(validated.summary.parameter_bank_prefetch_depth == 1);
+    CHECK(validated.summary.parameter_bank_eviction_policy == EREDU_EVICTION_LEAST_RECENTLY_USED);
+    CHECK(validated.summary.parameter_bank_compact_scratch_bytes == 64);
+    CHECK(validated.summary.parameter_bank_prefill_target_bytes == 32);
     CHECK(validated.summary.ordinary_is_fully_resident == 1);
     CHECK(validated.summary.is_fully_resident == 0);
     CHECK(validated.summary.preparation_residency ==
@@ -307,6 +341,49 @@ TEST_SUITE("capi.residency_policy") {
     CHECK(dense.summary.preparation_residency ==
           EREDU_RESIDENCY_REQUEST_ADDRESSABLE_PARAMETER_BANKS);
     CHECK(dense.summary.device_depth == 2);
+    CHECK(dense.summary.dense_host_lookahead == 2);
+    CHECK(dense.summary.has_parameter_bank_cache == 1);
+    CHECK(dense.summary.parameter_bank_compact_scratch_bytes == UINT64_MAX);
+    CHECK(dense.summary.parameter_bank_prefill_target_bytes == 1073741824u);
+  }
+
+  TEST_CASE("the bank members' offload config is echoed") {
+    eredu_offload_config members;
+    eredu_offload_config_init(&members, nullptr);
+    members.has_device_budget = 1;
+    members.device_budget_bytes = 0;
+    members.has_host_budget = 1;
+    members.host_budget_bytes = 4096;
+    members.prefetch_depth = 5;
+    members.eviction_policy = EREDU_EVICTION_LEAST_FREQUENTLY_USED;
+    eredu_parameter_bank_options bank = bank_options(128, 128);
+    bank.members = &members;
+    eredu_layerwise_options layerwise;
+    eredu_layerwise_options_init(&layerwise, nullptr);
+    layerwise.sample_process_memory = 1;
+    eredu_weight_residency_desc desc = desc_of(EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST);
+    desc.layerwise = &layerwise;
+    desc.parameter_bank_cache = &bank;
+    const Validated validated = validate(desc, 3);
+    REQUIRE(validated.status == EREDU_OK);
+    const eredu_residency_summary& summary = validated.summary;
+    CHECK(summary.has_parameter_bank_cache == 1);
+    CHECK(summary.parameter_bank_has_device_budget == 1);
+    CHECK(summary.parameter_bank_device_budget_bytes == 0);
+    CHECK(summary.parameter_bank_has_host_budget == 1);
+    CHECK(summary.parameter_bank_host_budget_bytes == 4096);
+    CHECK(summary.parameter_bank_prefetch_depth == 5);
+    CHECK(summary.parameter_bank_eviction_policy == EREDU_EVICTION_LEAST_FREQUENTLY_USED);
+    CHECK(summary.parameter_bank_compact_scratch_bytes == 128);
+    CHECK(summary.parameter_bank_prefill_target_bytes == 128);
+    // ordinary_residency() is the layerwise placement with its options.
+    CHECK(summary.execution_residency == EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST);
+    CHECK(summary.sample_backend_memory == 0);
+    CHECK(summary.sample_process_memory == 1);
+    CHECK(summary.offload_prefetch_depth == 1);
+    CHECK(summary.offload_has_device_budget == 0);
+    CHECK(summary.ordinary_is_fully_resident == 0);
+    CHECK(summary.is_fully_resident == 0);
   }
 
   TEST_CASE("the ordinary options are checked before the bank cache") {

@@ -303,6 +303,16 @@ TEST_CASE("parameter bank keys and expert passes") {
   CHECK(ParameterBankKey(1, 2) < ParameterBankKey(1, 3));
   CHECK(parameter_bank_access(ExpertPass::Prefill) == ParameterBankAccess::Bulk);
   CHECK(parameter_bank_access(ExpertPass::Decode) == ParameterBankAccess::Incremental);
+  CHECK(expert_pass_from_value(0) == ExpertPass::Prefill);
+  CHECK(expert_pass_from_value(1) == ExpertPass::Decode);
+  CHECK_FALSE(expert_pass_from_value(2).has_value());
+}
+
+TEST_CASE("execution residencies by value") {
+  CHECK(execution_residency_from_value(0) == ExecutionResidency::FullyResident);
+  CHECK(execution_residency_from_value(1) == ExecutionResidency::LayerwiseHost);
+  CHECK(execution_residency_from_value(2) == ExecutionResidency::DenseDiskStream);
+  CHECK_FALSE(execution_residency_from_value(3).has_value());
 }
 
 TEST_CASE("weight bindings validate name, key and bytes in order") {
