@@ -11,6 +11,7 @@
 #include "firewall.hpp"
 #include "format/ggml.hpp"
 #include "format/linear_format.hpp"
+#include "format_arguments.hpp"
 #include "group_arguments.hpp"
 #include "handles.hpp"
 #include "outputs.hpp"
@@ -43,31 +44,6 @@ struct SpecArgument {
 };
 
 std::string field_name(const ArgumentName& name, const char* field) { return name.text() + field; }
-
-Result<LinearFormat> format_argument(const eredu_linear_format* format, const ArgumentName& name) {
-  EREDU_TRY(sized_argument(format, name));
-  const std::string kind_name = field_name(name, "->kind");
-  EREDU_TRY(kind, enum_argument(linear_format_kind_from_value(format->kind), format->kind,
-                                kind_name.c_str()));
-  switch (kind) {
-    case LinearFormatKind::Dense:
-      return LinearFormat::dense();
-    case LinearFormatKind::Affine:
-      return LinearFormat::affine(
-          AffineQuantization{format->affine_group_size, format->affine_bits});
-    case LinearFormatKind::MxFp4:
-      return LinearFormat::mxfp4();
-    case LinearFormatKind::GgufIQuant:
-      return LinearFormat::gguf(format->ggml_type);
-    case LinearFormatKind::E4M3BlockFp8:
-      break;
-  }
-  const std::string encoding_name = field_name(name, "->scale_encoding");
-  EREDU_TRY(encoding, enum_argument(block_fp8_scale_encoding_from_value(format->scale_encoding),
-                                    format->scale_encoding, encoding_name.c_str()));
-  return LinearFormat::block_fp8(
-      BlockFp8Format{format->block_rows, format->block_columns, encoding});
-}
 
 Result<std::optional<std::string>> optional_text(const char* text, const std::string& name) {
   if (text == nullptr) return std::optional<std::string>{};
@@ -160,6 +136,37 @@ void fill_ggml_info(const GgmlTypeInfo& info, eredu_ggml_type_info* out) {
 }
 
 }  // namespace
+
+Result<LinearFormatKind> format_kind_argument(const eredu_linear_format* format,
+                                              const ArgumentName& name) {
+  EREDU_TRY(sized_argument(format, name));
+  const std::string kind_name = field_name(name, "->kind");
+  return enum_argument(linear_format_kind_from_value(format->kind), format->kind,
+                       kind_name.c_str());
+}
+
+Result<LinearFormat> format_argument(const eredu_linear_format* format, const ArgumentName& name) {
+  EREDU_TRY(kind, format_kind_argument(format, name));
+  switch (kind) {
+    case LinearFormatKind::Dense:
+      return LinearFormat::dense();
+    case LinearFormatKind::Affine:
+      return LinearFormat::affine(
+          AffineQuantization{format->affine_group_size, format->affine_bits});
+    case LinearFormatKind::MxFp4:
+      return LinearFormat::mxfp4();
+    case LinearFormatKind::GgufIQuant:
+      return LinearFormat::gguf(format->ggml_type);
+    case LinearFormatKind::E4M3BlockFp8:
+      break;
+  }
+  const std::string encoding_name = field_name(name, "->scale_encoding");
+  EREDU_TRY(encoding, enum_argument(block_fp8_scale_encoding_from_value(format->scale_encoding),
+                                    format->scale_encoding, encoding_name.c_str()));
+  return LinearFormat::block_fp8(
+      BlockFp8Format{format->block_rows, format->block_columns, encoding});
+}
+
 }  // namespace eredu::capi
 
 // Defined at global scope: GCC gives extern "C" definitions inside a

@@ -7,6 +7,7 @@
 
 #include "firewall.hpp"
 #include "format/linear_format.hpp"
+#include "format_arguments.hpp"
 #include "outputs.hpp"
 #include "residency/layerwise_metadata.hpp"
 
@@ -24,25 +25,14 @@ namespace {
 /// checked by quantization_checked.
 Result<std::optional<WeightQuantization>> quantization_argument(const eredu_linear_format* format) {
   if (format == nullptr) return std::optional<WeightQuantization>{};
-  EREDU_TRY(sized_argument(format, "quantization"));
-  EREDU_TRY(kind, enum_argument(linear_format_kind_from_value(format->kind), format->kind,
-                                "quantization->kind"));
-  switch (kind) {
-    case LinearFormatKind::Dense:
-      return std::optional<WeightQuantization>{};
-    case LinearFormatKind::Affine:
-      return std::optional(
-          WeightQuantization(AffineQuantization{format->affine_group_size, format->affine_bits}));
-    case LinearFormatKind::MxFp4:
-      return std::optional(WeightQuantization(MxFp4Format{}));
-    case LinearFormatKind::GgufIQuant:
-      return std::optional(WeightQuantization(GgufIQuant{format->ggml_type}));
-    case LinearFormatKind::E4M3BlockFp8:
-      break;
+  EREDU_TRY(kind, format_kind_argument(format, "quantization"));
+  if (kind == LinearFormatKind::E4M3BlockFp8) {
+    return fail(Status::InvalidArgument,
+                "quantization->kind is EREDU_LINEAR_FORMAT_BLOCK_FP8, which is not a weight "
+                "quantization");
   }
-  return fail(Status::InvalidArgument,
-              "quantization->kind is EREDU_LINEAR_FORMAT_BLOCK_FP8, which is not a weight "
-              "quantization");
+  EREDU_TRY(value, format_argument(format, "quantization"));
+  return value.weight_quantization();
 }
 
 /// WeightQuantization::validate of a present quantization (InvalidFormat).

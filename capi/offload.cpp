@@ -201,9 +201,7 @@ eredu_status eredu_offload_plan_planned_bytes(const eredu_offload_plan* plan,
       plan, error,
       [&](const OffloadPlan& built) -> Result<void> {
         EREDU_TRY(value, enum_argument(memory_tier_from_value(tier), tier, "tier"));
-        EREDU_TRY(require(out, "out"));
-        *out = built.planned_bytes().get(value);
-        return outcome::success();
+        return value_out(out, built.planned_bytes().get(value));
       },
       out);
 }

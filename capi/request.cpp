@@ -84,6 +84,13 @@ Result<DraftingLoadRequest> drafting_argument(std::uint32_t kind, std::uint64_t 
   return DraftingLoadRequest::architecture_default();
 }
 
+/// Writes a completion policy to its C (timeout, cancellation) pair.
+void completion_out(const CommunicationCompletionPolicy& policy, std::uint64_t* timeout_millis,
+                    eredu_cancellation_mode* cancellation) {
+  *timeout_millis = policy.timeout_millis();
+  *cancellation = static_cast<eredu_cancellation_mode>(policy.cancellation());
+}
+
 void parallel_out(const ParallelLoadRequest& parallel, eredu_parallel_load_desc* out) {
   const ParallelRankTopology& rank = parallel.rank();
   out->tensor = rank.tensor_parallel_size();
@@ -94,9 +101,8 @@ void parallel_out(const ParallelLoadRequest& parallel, eredu_parallel_load_desc*
   out->activation_dtype = static_cast<eredu_activation_dtype>(parallel.wire().activation_dtype());
   out->maximum_batch_size = parallel.invocation_limits().first;
   out->maximum_sequence_length = parallel.invocation_limits().second;
-  out->completion_timeout_millis = parallel.completion().timeout_millis();
-  out->completion_cancellation =
-      static_cast<eredu_cancellation_mode>(parallel.completion().cancellation());
+  completion_out(parallel.completion(), &out->completion_timeout_millis,
+                 &out->completion_cancellation);
 }
 
 void policy_out(const PreparationPolicy& policy, eredu_preparation_policy* out) {
@@ -168,8 +174,7 @@ eredu_status eredu_parallel_load_desc_init(eredu_parallel_load_desc* desc, eredu
     desc->expert = 1;
     desc->data = 1;
     desc->activation_dtype = EREDU_ACTIVATION_DTYPE_FLOAT32;
-    desc->completion_timeout_millis = realtime.timeout_millis();
-    desc->completion_cancellation = static_cast<eredu_cancellation_mode>(realtime.cancellation());
+    completion_out(realtime, &desc->completion_timeout_millis, &desc->completion_cancellation);
     return outcome::success();
   });
 }
@@ -374,10 +379,7 @@ eredu_status eredu_load_request_communication_completion_policy(
         EREDU_TRY(require(cancellation, "cancellation"));
         EREDU_TRY(require(present, "present"));
         EREDU_TRY(policy, current.communication_completion_policy());
-        if (policy) {
-          *timeout_millis = policy->timeout_millis();
-          *cancellation = static_cast<eredu_cancellation_mode>(policy->cancellation());
-        }
+        if (policy) completion_out(*policy, timeout_millis, cancellation);
         *present = policy.has_value();
         return outcome::success();
       },
@@ -394,8 +396,7 @@ eredu_status eredu_load_request_realtime_completion_policy(const eredu_load_requ
         EREDU_TRY(require(timeout_millis, "timeout_millis"));
         EREDU_TRY(require(cancellation, "cancellation"));
         EREDU_TRY(policy, current.realtime_completion_policy());
-        *timeout_millis = policy.timeout_millis();
-        *cancellation = static_cast<eredu_cancellation_mode>(policy.cancellation());
+        completion_out(policy, timeout_millis, cancellation);
         return outcome::success();
       },
       timeout_millis, cancellation);
