@@ -5,16 +5,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/checked.hpp"
-
 namespace eredu {
 namespace {
-
-Result<std::uint64_t> add_bytes(std::uint64_t left, std::uint64_t right) {
-  auto sum = checked_add(left, right);
-  if (!sum) return fail(Status::Internal, "rank-local byte total overflowed 64 bits");
-  return *sum;
-}
 
 // How a policy keeps its layer units (interchange §6).
 std::pair<ResidencyPolicy, MemoryTier> layer_assignment(ExecutionResidency residency) {
@@ -86,17 +78,18 @@ Result<AdmissionFigures> admission_figures(const RankUnits& units, const Admissi
   const LayerWeightResidency& layers = policy.layers();
   const std::uint64_t k = units.layer_units.size();
   AdmissionFigures figures;
-  EREDU_TRY(local, add_bytes(units.static_bytes, units.layer_bytes));
+  EREDU_TRY(local, add_rank_bytes(units.static_bytes, units.layer_bytes));
   figures.local_bytes = local;
   figures.static_bytes = units.static_bytes;
   figures.layer_bytes = units.layer_bytes;
   figures.layer_units = k;
   figures.device_window_units = layers.device_depth(k);
-  EREDU_TRY(largest, largest_layer_bytes(units, 1));
+  const std::vector<std::uint64_t> descending = layer_bytes_descending(units);
+  EREDU_TRY(largest, largest_layer_bytes(descending, 1));
   figures.largest_layer_bytes = largest;
-  EREDU_TRY(window, largest_layer_bytes(units, std::min(figures.device_window_units, k)));
+  EREDU_TRY(window, largest_layer_bytes(descending, std::min(figures.device_window_units, k)));
   figures.device_window_bytes = window;
-  EREDU_TRY(device, add_bytes(units.static_bytes, window));
+  EREDU_TRY(device, add_rank_bytes(units.static_bytes, window));
   figures.device_bytes = device;
   switch (layers.execution_residency()) {
     case ExecutionResidency::FullyResident:
@@ -105,7 +98,7 @@ Result<AdmissionFigures> admission_figures(const RankUnits& units, const Admissi
       figures.host_bytes = units.layer_bytes;
       break;
     case ExecutionResidency::DenseDiskStream: {
-      EREDU_TRY(host, largest_layer_bytes(units, std::min(k, policy.host_lookahead())));
+      EREDU_TRY(host, largest_layer_bytes(descending, std::min(k, policy.host_lookahead())));
       figures.host_bytes = host;
       figures.disk_bytes = units.layer_bytes;
       break;

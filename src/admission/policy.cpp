@@ -1,17 +1,24 @@
 #include "admission/policy.hpp"
 
+#include <array>
+
+#include "core/enum_words.hpp"
+
 namespace eredu {
 
+namespace {
+
+constexpr std::array<std::string_view, kExecutionResidencyCount> kExecutionResidencyNames = {
+    "fully_resident", "layerwise_host", "dense_disk_stream"};
+
+}  // namespace
+
 std::string_view execution_residency_name(ExecutionResidency residency) {
-  switch (residency) {
-    case ExecutionResidency::FullyResident:
-      return "fully_resident";
-    case ExecutionResidency::LayerwiseHost:
-      return "layerwise_host";
-    case ExecutionResidency::DenseDiskStream:
-      return "dense_disk_stream";
-  }
-  return "unknown";
+  return enum_word(kExecutionResidencyNames, residency);
+}
+
+std::optional<ExecutionResidency> parse_execution_residency(std::string_view name) {
+  return parse_enum_word<ExecutionResidency>(kExecutionResidencyNames, name);
 }
 
 AdmissionPolicy AdmissionPolicy::fully_resident(std::optional<std::uint64_t> device_budget_bytes) {

@@ -14,6 +14,10 @@ namespace eredu {
 /// "fully_resident", "layerwise_host", "dense_disk_stream".
 std::string_view execution_residency_name(ExecutionResidency residency);
 
+/// The residency named `name` (a word of execution_residency_name), or
+/// nullopt.
+std::optional<ExecutionResidency> parse_execution_residency(std::string_view name);
+
 /// A seed `LayerWeightResidency` and the budgets its ranks are admitted
 /// against. Immutable value.
 class AdmissionPolicy {

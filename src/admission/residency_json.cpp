@@ -181,12 +181,7 @@ Result<ExecutionResidency> read_kind(const Fields& fields) {
   EREDU_TRY(word, fields.string("kind"));
   if (!word)
     return failf(Status::Parse, "{}: required field is missing or null", fields.at("kind"));
-  constexpr std::array<ExecutionResidency, 3> kKinds = {ExecutionResidency::FullyResident,
-                                                        ExecutionResidency::LayerwiseHost,
-                                                        ExecutionResidency::DenseDiskStream};
-  for (ExecutionResidency kind : kKinds) {
-    if (execution_residency_name(kind) == *word) return kind;
-  }
+  if (auto kind = parse_execution_residency(*word)) return *kind;
   return failf(Status::Parse,
                "{}: unknown residency kind {}; use fully_resident, layerwise_host or "
                "dense_disk_stream",

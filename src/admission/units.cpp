@@ -9,15 +9,11 @@
 #include "core/checked.hpp"
 
 namespace eredu {
-namespace {
-
-Result<std::uint64_t> add_bytes(std::uint64_t total, std::uint64_t bytes) {
-  auto sum = checked_add(total, bytes);
+Result<std::uint64_t> add_rank_bytes(std::uint64_t left, std::uint64_t right) {
+  auto sum = checked_add(left, right);
   if (!sum) return fail(Status::Internal, "rank-local byte total overflowed 64 bits");
   return *sum;
 }
-
-}  // namespace
 
 Result<RankUnits> split_units(const LocalModelLayout& layout) {
   RankUnits units;
@@ -28,13 +24,13 @@ Result<RankUnits> split_units(const LocalModelLayout& layout) {
     const GroupScope& scope = tensor.group->scope();
     if (scope.kind == GroupScope::Kind::Indexed && scope.layer) {
       std::uint64_t& layer = layers[*scope.layer];
-      EREDU_TRY(layer_sum, add_bytes(layer, bytes));
+      EREDU_TRY(layer_sum, add_rank_bytes(layer, bytes));
       layer = layer_sum;
-      EREDU_TRY(all_layers, add_bytes(units.layer_bytes, bytes));
+      EREDU_TRY(all_layers, add_rank_bytes(units.layer_bytes, bytes));
       units.layer_bytes = all_layers;
     } else {
       units.static_units.push_back({tensor.target(), bytes});
-      EREDU_TRY(all_static, add_bytes(units.static_bytes, bytes));
+      EREDU_TRY(all_static, add_rank_bytes(units.static_bytes, bytes));
       units.static_bytes = all_static;
     }
   }
@@ -43,18 +39,26 @@ Result<RankUnits> split_units(const LocalModelLayout& layout) {
   return units;
 }
 
-Result<std::uint64_t> largest_layer_bytes(const RankUnits& units, std::uint64_t count) {
+std::vector<std::uint64_t> layer_bytes_descending(const RankUnits& units) {
   std::vector<std::uint64_t> bytes;
   bytes.reserve(units.layer_units.size());
   for (const LayerUnit& unit : units.layer_units) bytes.push_back(unit.bytes);
-  const auto window = static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(count, bytes.size()));
-  std::partial_sort(bytes.begin(), bytes.begin() + window, bytes.end(), std::greater<>());
+  std::sort(bytes.begin(), bytes.end(), std::greater<>());
+  return bytes;
+}
+
+Result<std::uint64_t> largest_layer_bytes(std::span<const std::uint64_t> descending,
+                                          std::uint64_t count) {
   std::uint64_t total = 0;
-  for (std::ptrdiff_t i = 0; i < window; ++i) {
-    EREDU_TRY(sum, add_bytes(total, bytes[static_cast<std::size_t>(i)]));
+  for (std::uint64_t bytes : descending.first(std::min<std::uint64_t>(count, descending.size()))) {
+    EREDU_TRY(sum, add_rank_bytes(total, bytes));
     total = sum;
   }
   return total;
+}
+
+Result<std::uint64_t> largest_layer_bytes(const RankUnits& units, std::uint64_t count) {
+  return largest_layer_bytes(layer_bytes_descending(units), count);
 }
 
 std::string static_unit_id(const StaticUnit& unit) { return "static." + unit.target; }

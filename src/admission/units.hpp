@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,19 @@ struct RankUnits {
 /// Internal if a byte sum overflows 64 bits (impossible for a planned
 /// layout, whose local bytes never exceed the model's global bytes).
 Result<RankUnits> split_units(const LocalModelLayout& layout);
+
+/// `left + right`, a rank-local byte total. Errors: Internal on overflow
+/// (impossible for a planned layout, as split_units).
+Result<std::uint64_t> add_rank_bytes(std::uint64_t left, std::uint64_t right);
+
+/// The bytes of every layer unit, largest first. O(K log K).
+std::vector<std::uint64_t> layer_bytes_descending(const RankUnits& units);
+
+/// The first `count` of `descending` (from layer_bytes_descending) summed,
+/// all of them when `count` is K or more. Errors: Internal on overflow (as
+/// split_units).
+Result<std::uint64_t> largest_layer_bytes(std::span<const std::uint64_t> descending,
+                                          std::uint64_t count);
 
 /// The `count` largest layer units summed (all of them when `count` is
 /// K or more): the peak bytes of a window of `count` units. Errors: Internal

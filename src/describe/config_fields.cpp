@@ -6,6 +6,28 @@ namespace eredu {
 
 using nlohmann::json;
 
+namespace {
+
+// `values` folded from `out` by `step`, a checked operation; Parse naming
+// `what` in `file` when a step overflows 64 bits.
+Result<std::uint64_t> fold(const std::string& file, const char* what, std::uint64_t out,
+                           std::initializer_list<std::uint64_t> values,
+                           std::optional<std::uint64_t> (*step)(std::uint64_t, std::uint64_t)) {
+  for (std::uint64_t value : values) {
+    auto next = step(out, value);
+    if (!next) return failf(Status::Parse, "{}: {} overflows 64 bits", file, what);
+    out = *next;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string shown_count(const json& value) {
+  return value.is_number_float() ? "a fraction, an exponent or an integer past 64 bits"
+                                 : value.dump();
+}
+
 const json* ConfigFields::field(const char* key) const {
   auto it = config_.find(key);
   if (it == config_.end() || it->is_null()) return nullptr;
@@ -16,13 +38,8 @@ Result<std::optional<std::uint64_t>> ConfigFields::optional_count(const char* ke
   const json* value = field(key);
   if (value == nullptr) return std::optional<std::uint64_t>{};
   if (!value->is_number_unsigned() || value->get<std::uint64_t>() == 0) {
-    // nlohmann reads an integer past 64 bits as a float: say so rather than
-    // print it rounded.
-    const std::string got = value->is_number_float()
-                                ? "a fraction, an exponent or an integer past 64 bits"
-                                : value->dump();
     return failf(Status::Parse, "{}: {} must be a positive integer that fits 64 bits, got {}",
-                 file_, key, got);
+                 file_, key, shown_count(*value));
   }
   return std::optional<std::uint64_t>{value->get<std::uint64_t>()};
 }
@@ -62,24 +79,12 @@ Result<Dtype> ConfigFields::dtype() const {
 
 Result<std::uint64_t> ConfigFields::product(const char* what,
                                             std::initializer_list<std::uint64_t> factors) const {
-  std::uint64_t out = 1;
-  for (std::uint64_t factor : factors) {
-    auto next = checked_mul(out, factor);
-    if (!next) return failf(Status::Parse, "{}: {} overflows 64 bits", file_, what);
-    out = *next;
-  }
-  return out;
+  return fold(file_, what, 1, factors, checked_mul);
 }
 
 Result<std::uint64_t> ConfigFields::sum(const char* what,
                                         std::initializer_list<std::uint64_t> terms) const {
-  std::uint64_t out = 0;
-  for (std::uint64_t term : terms) {
-    auto next = checked_add(out, term);
-    if (!next) return failf(Status::Parse, "{}: {} overflows 64 bits", file_, what);
-    out = *next;
-  }
-  return out;
+  return fold(file_, what, 0, terms, checked_add);
 }
 
 Result<void> check_layer_count(std::uint64_t layers, const std::string& index_file,

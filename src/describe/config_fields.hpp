@@ -54,6 +54,11 @@ class ConfigFields {
   std::string file_;
 };
 
+/// `value` as a message about a count shows it: its JSON text, or a
+/// description when nlohmann read it as a float (an integer past 64 bits reads
+/// as one, so its text would come out rounded).
+std::string shown_count(const nlohmann::json& value);
+
 /// A config declaring more decoder layers than the index has tensors cannot
 /// match it (a layer has at least two tensors); failing early bounds the work.
 /// Errors: CheckpointMismatch with both counts.

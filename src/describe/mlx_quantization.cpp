@@ -24,9 +24,8 @@ Result<std::int32_t> quantization_count(const json& object, const char* key,
   if (!it->is_number_unsigned() || it->get<std::uint64_t>() == 0 ||
       it->get<std::uint64_t>() >
           static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max())) {
-    return failf(
-        Status::Parse, "{}: {} must be a positive integer that fits 32 bits, got {}", where, key,
-        it->is_number_float() ? "a fraction, an exponent or an integer past 64 bits" : it->dump());
+    return failf(Status::Parse, "{}: {} must be a positive integer that fits 32 bits, got {}",
+                 where, key, shown_count(*it));
   }
   return static_cast<std::int32_t>(it->get<std::uint64_t>());
 }
