@@ -1,5 +1,4 @@
 // eredu_plan_rank and eredu_layout_*: seed LocalModelLayout of one rank.
-#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -11,6 +10,7 @@
 #include "interchange/layout_json.hpp"
 #include "outputs.hpp"
 #include "plan/planner.hpp"
+#include "policy_argument.hpp"
 
 namespace eredu::capi {
 namespace {
@@ -24,21 +24,6 @@ static_assert(EREDU_PLACEMENT_SHARD == static_cast<int>(PlacementKind::Shard));
 static_assert(EREDU_PLACEMENT_RANGE == static_cast<int>(PlacementKind::Range));
 static_assert(EREDU_PLACEMENT_INDICES == static_cast<int>(PlacementKind::Indices));
 static_assert(kPlacementKindCount == 7);
-static_assert(EREDU_POLICY_REQUIRE == static_cast<int>(ShardingPolicy::Require));
-static_assert(EREDU_POLICY_REPLICATE_UNSUPPORTED ==
-              static_cast<int>(ShardingPolicy::ReplicateUnsupported));
-
-Result<ShardingPolicy> policy_argument(eredu_policy policy) {
-  switch (policy) {
-    case EREDU_POLICY_REQUIRE:
-      return ShardingPolicy::Require;
-    case EREDU_POLICY_REPLICATE_UNSUPPORTED:
-      return ShardingPolicy::ReplicateUnsupported;
-    default:
-      return failf(Status::InvalidArgument, "unknown policy value {}", policy);
-  }
-}
-
 /// Wraps a finished layout, flattening every Indices placement's runs into
 /// {start, end} pairs.
 std::unique_ptr<eredu_layout> make_handle(LocalModelLayout planned) {
@@ -402,14 +387,7 @@ eredu_status eredu_layout_to_json(const eredu_layout* layout, char** out, size_t
       layout, error,
       [&](const LocalModelLayout& planned) -> Result<void> {
         EREDU_TRY(require(out, "out"));
-        const std::string text = layout_to_json(planned);
-        // malloc, to pair with eredu_buffer_free.
-        auto* buffer = static_cast<char*>(std::malloc(text.size() + 1));
-        if (buffer == nullptr) return fail(Status::OutOfMemory, "out of memory");
-        std::memcpy(buffer, text.c_str(), text.size() + 1);
-        *out = buffer;
-        if (length != nullptr) *length = text.size();
-        return outcome::success();
+        return buffer_out(layout_to_json(planned), out, length);
       },
       out, length);
 }

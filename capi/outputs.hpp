@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdlib>
+#include <cstring>
 #include <string>
 
 #include "firewall.hpp"
@@ -23,6 +25,19 @@ inline Result<void> string_out(const std::string& value, const char** out, std::
   EREDU_TRY(require(out, "out"));
   *out = value.c_str();
   if (length != nullptr) *length = value.size();
+  return outcome::success();
+}
+
+/// Hands `text` to the caller as a malloc'ed NUL-terminated copy (paired
+/// with eredu_buffer_free) through the required `out`; `length` (bytes,
+/// without the NUL) is optional.
+inline Result<void> buffer_out(const std::string& text, char** out, std::size_t* length) {
+  EREDU_TRY(require(out, "out"));
+  auto* buffer = static_cast<char*>(std::malloc(text.size() + 1));
+  if (buffer == nullptr) return fail(Status::OutOfMemory, "out of memory");
+  std::memcpy(buffer, text.c_str(), text.size() + 1);
+  *out = buffer;
+  if (length != nullptr) *length = text.size();
   return outcome::success();
 }
 

@@ -62,5 +62,6 @@
 #include <eredu/status.h>
 #include <eredu/types.h>
 #include <eredu/version.h>
+#include <eredu/world.h>
 
 #endif /* EREDU_EREDU_H */

@@ -154,5 +154,6 @@ typedef struct eredu_quantization_request eredu_quantization_request;
 typedef struct eredu_drafting_plan eredu_drafting_plan;
 /** A validated preparation policy (eredu/request.h). */
 typedef struct eredu_preparation_policy eredu_preparation_policy;
+typedef struct eredu_check_options eredu_check_options;
 
 #endif /* EREDU_TYPES_H */
