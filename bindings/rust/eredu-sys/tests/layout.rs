@@ -1,0 +1,166 @@
+//! Struct layout: every transparent struct of the C API has the same size,
+//! alignment and field offsets in src/bindings.rs as the C compiler gives it.
+//!
+//! tests/layout.c is compiled at test time with `cc` (or $CC) and the
+//! include flags of `pkg-config --cflags eredu` (or EREDU_INCLUDE_DIR, one or
+//! more colon-separated folders) and prints one line per struct and field;
+//! the Rust side prints the same lines from std::mem. Both lists must also
+//! name exactly the structs and fields the public headers define, so a new
+//! field fails here until layout.c and the table below list it.
+
+mod common;
+
+use std::collections::BTreeSet;
+use std::mem::{align_of, offset_of, size_of};
+use std::path::PathBuf;
+use std::process::Command;
+
+use eredu_sys as sys;
+
+/// The Rust side: one line per struct and per field, as layout.c prints them.
+macro_rules! rust_layout {
+    ($($struct:ident { $($field:ident),* $(,)? })*) => {{
+        let mut lines = Vec::new();
+        $(
+            lines.push(format!(
+                "{} size {} align {}",
+                stringify!($struct),
+                size_of::<sys::$struct>(),
+                align_of::<sys::$struct>()
+            ));
+            $(
+                lines.push(format!(
+                    "{}.{} offset {}",
+                    stringify!($struct),
+                    stringify!($field),
+                    offset_of!(sys::$struct, $field)
+                ));
+            )*
+        )*
+        lines
+    }};
+}
+
+fn rust_lines() -> Vec<String> {
+    rust_layout! {
+        eredu_linear_format { struct_size, kind, affine_group_size, affine_bits, ggml_type, block_rows, block_columns, scale_encoding }
+        eredu_linear_format_spec { struct_size, format, scale, affine_bias, has_companion_dtype, companion_dtype, raw }
+        eredu_ggml_type_info { struct_size, code, name, block_values, block_bytes }
+        eredu_member_desc { struct_size, target, shape, ndim, has_dtype, dtype, sharding, axis, segments, segment_count }
+        eredu_group_scope { struct_size, kind, has_layer, layer, has_expert, expert }
+        eredu_placement { struct_size, kind, axis, rank, index, parts, start, end, runs, run_count, index_count }
+        eredu_layout_totals { struct_size, local_bytes, global_bytes, materialized_tensors, omitted_tensors, unknown_bytes_tensors }
+        eredu_model_info { struct_size, name, has_layers, layers, has_experts, experts }
+        eredu_module_parameter { struct_size, id, shape, ndim, has_dtype, dtype }
+        eredu_projection { struct_size, parameters, parameter_count, placement }
+        eredu_parallel_load_desc { struct_size, tensor, pipeline, expert, data, rank, activation_dtype, maximum_batch_size, maximum_sequence_length, completion_timeout_millis, completion_cancellation }
+        eredu_quantization_request { struct_size, kind, group_size, bits }
+        eredu_drafting_plan { struct_size, kind, max_draft_tokens }
+        eredu_preparation_policy { struct_size, has_quantization, quantization_kind, quantization_group_size, quantization_bits, residency, has_topology, tensor, pipeline, expert, data, required_session_capabilities }
+        eredu_offload_config { struct_size, has_device_budget, device_budget_bytes, has_host_budget, host_budget_bytes, prefetch_depth, eviction_policy }
+        eredu_offload_unit_desc { struct_size, id, bytes, policy, tier }
+        eredu_tensor_selection { struct_size, kind, axis, start, end, indices, index_count, offset_elements, shape, ndim }
+        eredu_weight_binding_desc { struct_size, name, checkpoint_key, selection, expected_bytes, logical_target }
+        eredu_layerwise_options { struct_size, offload, max_cached_shards, sample_backend_memory, sample_process_memory }
+        eredu_dense_stream_options { struct_size, device_budget_bytes, host_budget_bytes, host_lookahead, background_queue_capacity, eviction_policy, max_cached_shards, sample_backend_memory, sample_process_memory }
+        eredu_parameter_bank_options { struct_size, members, compact_bank_scratch_bytes, prefill_compact_bank_target_bytes }
+        eredu_weight_residency_desc { struct_size, layers, layerwise, dense, parameter_bank_cache }
+        eredu_residency_summary { struct_size, execution_residency, offload_has_device_budget, offload_device_budget_bytes, offload_has_host_budget, offload_host_budget_bytes, offload_prefetch_depth, offload_eviction_policy, device_depth, max_cached_shards, preparation_residency, is_fully_resident, ordinary_is_fully_resident, sample_backend_memory, sample_process_memory, dense_host_lookahead, dense_background_queue_capacity, has_parameter_bank_cache, parameter_bank_has_device_budget, parameter_bank_device_budget_bytes, parameter_bank_has_host_budget, parameter_bank_host_budget_bytes, parameter_bank_prefetch_depth, parameter_bank_eviction_policy, parameter_bank_compact_scratch_bytes, parameter_bank_prefill_target_bytes }
+        eredu_check_options { struct_size, residency_json, residency_json_length, has_device_budget, device_budget_bytes, threads }
+    }
+}
+
+/// Compiles and runs tests/layout.c; returns its lines.
+fn c_lines(include_flags: &[String]) -> Vec<String> {
+    let source = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/layout.c");
+    let program = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("eredu-layout");
+    let compiler = std::env::var("CC").unwrap_or_else(|_| "cc".to_owned());
+    let status = Command::new(&compiler)
+        .args(["-std=c11", "-Wall", "-Wextra", "-pedantic", "-Werror"])
+        .args(include_flags)
+        .arg(&source)
+        .arg("-o")
+        .arg(&program)
+        .status()
+        .unwrap_or_else(|error| panic!("could not run the C compiler {compiler:?}: {error}"));
+    assert!(
+        status.success(),
+        "{compiler} failed to compile {}",
+        source.display()
+    );
+    let output = Command::new(&program)
+        .output()
+        .unwrap_or_else(|error| panic!("could not run {}: {error}", program.display()));
+    assert!(output.status.success(), "{} failed", program.display());
+    String::from_utf8(output.stdout)
+        .expect("layout.c prints ASCII")
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The "<struct>" and "<struct>.<field>" names the public headers define.
+fn header_names(include_flags: &[String]) -> BTreeSet<String> {
+    let folder = include_flags
+        .iter()
+        .filter_map(|flag| flag.strip_prefix("-I"))
+        .map(|dir| PathBuf::from(dir).join("eredu"))
+        .find(|dir| dir.join("types.h").is_file())
+        .expect("no include folder holds eredu/types.h");
+    let mut names = BTreeSet::new();
+    let mut headers: Vec<_> = std::fs::read_dir(&folder)
+        .expect("the header folder is readable")
+        .map(|entry| entry.expect("a readable entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == "h"))
+        .collect();
+    headers.sort();
+    for header in headers {
+        let text = common::strip_c_comments(&std::fs::read_to_string(&header).unwrap());
+        for (name, fields) in common::struct_definitions(&text) {
+            for field in fields {
+                names.insert(format!("{name}.{field}"));
+            }
+            names.insert(name);
+        }
+    }
+    names
+}
+
+fn names_of(lines: &[String]) -> BTreeSet<String> {
+    lines
+        .iter()
+        .map(|line| line.split(' ').next().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn transparent_structs_have_the_c_layout() {
+    let include_flags = common::include_flags();
+    let c = c_lines(&include_flags);
+    let rust = rust_lines();
+
+    let from_headers = header_names(&include_flags);
+    assert_eq!(
+        names_of(&c),
+        from_headers,
+        "tests/layout.c must list exactly the structs and fields of the headers"
+    );
+    assert_eq!(
+        names_of(&rust),
+        from_headers,
+        "the table in tests/layout.rs must list exactly the structs and fields of the headers"
+    );
+    assert!(
+        from_headers.len() > 24,
+        "the headers define the transparent structs"
+    );
+
+    let c: BTreeSet<_> = c.into_iter().collect();
+    let rust: BTreeSet<_> = rust.into_iter().collect();
+    let only_c: Vec<_> = c.difference(&rust).collect();
+    let only_rust: Vec<_> = rust.difference(&c).collect();
+    assert!(
+        only_c.is_empty() && only_rust.is_empty(),
+        "layouts differ; C says {only_c:#?}, Rust says {only_rust:#?}"
+    );
+}

@@ -1,0 +1,106 @@
+//! Internal helpers at the FFI boundary: calling with an error slot,
+//! converting strings in, borrowing strings and arrays out.
+
+use std::ffi::{c_char, CString};
+use std::ptr;
+
+use eredu_sys as sys;
+
+use crate::error::{Error, ErrorCode, Result};
+
+/// Runs one fallible C call with an error slot and turns its status into a
+/// `Result`. `f` receives the slot to pass as the call's last argument.
+pub(crate) fn call(f: impl FnOnce(*mut *mut sys::eredu_error) -> sys::eredu_status) -> Result<()> {
+    let mut error: *mut sys::eredu_error = ptr::null_mut();
+    let status = f(&mut error);
+    if status == sys::EREDU_OK {
+        if !error.is_null() {
+            // The header promises NULL on success; free defensively.
+            // SAFETY: an error object the library returned, freed once.
+            unsafe { sys::eredu_error_free(error) };
+        }
+        Ok(())
+    } else {
+        // SAFETY: the slot holds the error object of this failed call (or
+        // NULL); it is handed over and freed exactly once.
+        Err(unsafe { Error::from_library(status, error) })
+    }
+}
+
+/// The value of a call that cannot fail for a valid handle and index, which
+/// this crate guarantees; a failure is a library bug and panics.
+pub(crate) fn infallible<T>(result: Result<T>, what: &str) -> T {
+    result.unwrap_or_else(|error| panic!("liberedu rejected a valid {what} call: {error}"))
+}
+
+/// A NUL-terminated copy of `value`; a NUL byte inside is
+/// [`ErrorCode::InvalidArgument`], as the library would treat bad UTF-8.
+pub(crate) fn c_string(what: &str, value: &str) -> Result<CString> {
+    CString::new(value).map_err(|error| {
+        Error::binding(
+            ErrorCode::InvalidArgument,
+            format!(
+                "{what} {value:?} contains a NUL byte at offset {}",
+                error.nul_position()
+            ),
+        )
+    })
+}
+
+/// A string the library lends: UTF-8 by the header's contract (it only ever
+/// stores validated UTF-8); an empty string for NULL.
+///
+/// # Safety
+/// `text` is NULL or points to `length` readable bytes that stay valid and
+/// unchanged for `'a`.
+pub(crate) unsafe fn borrowed_str<'a>(text: *const c_char, length: usize) -> &'a str {
+    if text.is_null() || length == 0 {
+        return "";
+    }
+    // SAFETY: guaranteed by the caller.
+    let bytes = unsafe { std::slice::from_raw_parts(text.cast::<u8>(), length) };
+    std::str::from_utf8(bytes).expect("liberedu returned a string that is not UTF-8")
+}
+
+/// An array the library lends; empty for NULL or a zero count.
+///
+/// # Safety
+/// `data` is NULL or points to `count` initialized values that stay valid and
+/// unchanged for `'a`.
+pub(crate) unsafe fn borrowed_slice<'a, T>(data: *const T, count: usize) -> &'a [T] {
+    if data.is_null() || count == 0 {
+        return &[];
+    }
+    // SAFETY: guaranteed by the caller.
+    unsafe { std::slice::from_raw_parts(data, count) }
+}
+
+/// Copies a text buffer the library allocated for the caller and releases it.
+///
+/// # Safety
+/// `text` is NULL or a buffer returned by the library with `length` bytes of
+/// UTF-8, owned by the caller and not yet released; it is released here.
+pub(crate) unsafe fn take_text(text: *mut c_char, length: usize) -> String {
+    // SAFETY: guaranteed by the caller; the buffer is freed right after the
+    // copy, with the library's own release function, before the UTF-8 check
+    // that could panic.
+    let bytes = unsafe {
+        let bytes = borrowed_slice(text.cast::<u8>().cast_const(), length).to_vec();
+        sys::eredu_buffer_free(text.cast());
+        bytes
+    };
+    String::from_utf8(bytes).expect("liberedu returned a text that is not UTF-8")
+}
+
+/// A C boolean flag field.
+pub(crate) fn flag(value: bool) -> u8 {
+    u8::from(value)
+}
+
+/// The struct_size of a transparent struct as this crate was compiled
+/// against it (tests/layout.rs proves it equals the C compiler's size).
+/// Structs are always filled here field by field, never by a library
+/// `_init` function, which could write a newer, larger struct.
+pub(crate) fn struct_size<T>() -> u32 {
+    u32::try_from(std::mem::size_of::<T>()).expect("C API structs are small")
+}
