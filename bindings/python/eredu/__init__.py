@@ -1,0 +1,80 @@
+"""eredu: Python bindings (ctypes, standard library only) of liberedu, the
+parameter-placement planner. Names mirror the seeds' Rust API in Python
+casing: ParameterGroupSpec, ParameterMemberSpec, MemberSharding,
+ParameterRole, ModelDescription, plan_rank -> LocalModelLayout, ...
+
+Importing loads liberedu.so.0 (EREDU_LIBRARY, else a copy in this package's
+directory, else the system library path) and refuses a library of another
+major version (IncompatibleLibraryError, an ImportError).
+
+Quick start (an eredu.groups.v1 file, e.g. from `eredu describe`):
+
+    import pathlib, eredu
+    text = pathlib.Path("model.groups.json").read_bytes()  # the text, not the path
+    with eredu.ModelDescription.from_json(text) as model, \
+            eredu.plan_rank(model, eredu.ParallelTopology(tensor=2), rank=1) as layout:
+        for target, tensor in layout.tensors():
+            print(target, tensor.placement, tensor.local_shape, tensor.local_bytes)
+        print(layout.to_json())  # canonical eredu.layout.v1
+
+Main entry points (see help() of each): ModelDescription (from_json,
+from_groups), ParameterGroupSpec, ParameterMemberSpec, MemberSharding,
+ParallelTopology, plan_rank -> LocalModelLayout (tensor, tensors,
+placement, local_shape, totals, to_json), plan_world_json, check_json,
+the formats (LinearFormatSpec, expand_linear_format_model), residency
+(OffloadPlan, WeightResidency, DenseTransferSchedule) and
+NormalizedLoadRequest; errors in eredu.errors, status codes in eredu.status.
+
+Every failing call raises EreduError (code, name, message); arguments of
+the wrong type or range raise TypeError / ValueError before any C call.
+Objects owning a library handle have close(), are context managers and
+are freed by the garbage collector otherwise; use after close() raises
+ClosedError; they cannot be copied or pickled.
+"""
+from . import status
+from ._library import SUPPORTED_MAJOR, IncompatibleLibraryError, lib as _lib
+from .errors import (ClosedError, CompletionPolicyError, DenseTransferScheduleError, EreduError,
+                     GeneralError, LinearFormatError, NormalizedLoadRequestError, OffloadError,
+                     ParallelPlanError, TopologyError, WeightBindingError,
+                     WeightResidencyPolicyError, error_class, status_name)
+from .group import (Dtype, GroupScope, MemberSharding, ParameterGroupSpec, ParameterMemberSpec,
+                    ParameterRole, ScopeKind, ShardingKind, aligned_partition_units,
+                    partitioned_group_with_preferred_units)
+from .model import ModelDescription
+from .plan import (LayoutTotals, LocalModelLayout, LocalTensorLayout, ParallelCoordinates,
+                   ParallelTopology, PlacementKind, ShardingPolicy, TensorPlacement, plan_rank)
+from .world import check_json, plan_world_json
+from .format import (BlockFp8ScaleEncoding, GgmlTypeInfo, LinearFormat, LinearFormatKind,
+                     LinearFormatSpec, expand_linear_format_group, expand_linear_format_member,
+                     expand_linear_format_model, ggml_type_by_code, ggml_type_by_name)
+from .projection import (ModuleParameter, ParallelModelInfo, ProjectionSharding,
+                         partitioned_projection_group, projection_parameter_group,
+                         segmented_projection_group)
+from .residency import (DEFAULT_MAX_CACHED_SHARDS, DENSE_TRANSFER_WINDOW, CacheEvictionPolicy,
+                        DenseTransferSchedule, ExpertPass, MemoryTier, OffloadConfig, OffloadPlan,
+                        OffloadUnitSpec, ParameterBankAccess, ResidencyPolicy, SelectionKind,
+                        StaticUnitBindings, TensorSelection, WeightBinding, parameter_bank_access,
+                        parameter_bank_unit_id)
+from .weight_residency import (DenseDiskStreamLoadOptions, ExecutionResidency,
+                               LayerwiseLoadOptions, ParameterBankLoadOptions, ResidencyRequest,
+                               ResidencySummary, WeightResidency)
+from .layerwise_metadata import LayerwiseModelMetadata
+from .request import (SESSION_CAPABILITIES_MASK, CacheResidency, CommunicationCompletionPolicy,
+                      CompletionCancellationMode, DraftingKind, DraftingPlan, DraftingPlanKind,
+                      NormalizedLoadRequest, ParallelLoadRequest, PipelineActivationDtype,
+                      PreparationPolicy, QuantizationKind, QuantizationRequest)
+
+
+def version_number():
+    """The loaded library's major * 10000 + minor * 100 + patch."""
+    return _lib.eredu_version_number()
+
+
+def version_string():
+    """The loaded library's "major.minor.patch"."""
+    return _lib.eredu_version_string().decode("ascii")
+
+
+def library_path():
+    """The path (or bare name) the library was loaded from."""
+    return _lib.path

@@ -1,0 +1,369 @@
+"""Logical parameter groups (seed 000 ParameterRole, MemberSharding,
+ParameterMemberSpec, ParameterGroupSpec, partitioned_group_with_preferred_units;
+eredu/group.h, eredu/projection.h).
+
+Members, shardings and scopes are plain Python values; a ParameterGroupSpec
+owns a validated, immutable library group built in one atomic call.
+"""
+import ctypes
+import dataclasses
+import enum
+
+from . import _capi
+from . import _convert as convert
+from ._handle import Handle, handle_of
+from ._library import lib
+from .errors import call
+
+
+#: The most axes a member's shape may have.
+MAX_NDIM = 1024
+
+
+class ParameterRole(enum.IntEnum):
+    """Semantic role of a group (seed ParameterRole; EREDU_ROLE_*)."""
+
+    REPLICATED = 0
+    COLUMN_PROJECTION = 1
+    ROW_PROJECTION = 2
+    VOCABULARY = 3
+    ATTENTION_HEADS = 4
+    FEED_FORWARD_INTERMEDIATE = 5
+    EXPERT_INTERMEDIATE = 6
+    CHANNELS = 7
+    SEGMENTED = 8
+
+
+class ShardingKind(enum.IntEnum):
+    """The variant of a MemberSharding (EREDU_SHARDING_*)."""
+
+    REPLICATED = 0
+    EQUAL = 1
+    BALANCED = 2
+    PARTITIONED = 3
+    PARTITIONED_SEGMENTS = 4
+    SEGMENTED = 5
+
+
+class Dtype(enum.IntEnum):
+    """Safetensors element type of a member (EREDU_DTYPE_*); Dtype["BF16"]
+    looks one up by its safetensors name."""
+
+    BOOL = 0
+    U8 = 1
+    I8 = 2
+    I16 = 3
+    U16 = 4
+    F16 = 5
+    BF16 = 6
+    I32 = 7
+    U32 = 8
+    F32 = 9
+    F64 = 10
+    I64 = 11
+    U64 = 12
+    F8_E4M3 = 13
+    F8_E5M2 = 14
+    F8_E8M0 = 15
+
+
+class ScopeKind(enum.IntEnum):
+    """Which pipeline stages / expert ranks own a group (EREDU_SCOPE_*)."""
+
+    ALL = 0
+    EMBEDDING = 1
+    OUTPUT_HEAD = 2
+    TIED_EMBEDDING = 3
+    INDEXED = 4
+
+
+_WITH_SEGMENTS = (ShardingKind.PARTITIONED_SEGMENTS, ShardingKind.SEGMENTED)
+
+
+def _ranges(pairs):
+    return tuple(range(start, stop) for start, stop in
+                 ((p.start, p.stop) if isinstance(p, range) else p for p in pairs))
+
+
+@dataclasses.dataclass(frozen=True)
+class MemberSharding:
+    """Rank-local selection rule of one member (seed MemberSharding). Build
+    with the class methods; `segments` are half-open element ranges."""
+
+    kind: ShardingKind
+    axis: int = 0
+    segments: tuple = ()
+
+    def __post_init__(self):
+        object.__setattr__(self, "kind", convert.member(ShardingKind, self.kind, "sharding kind"))
+        object.__setattr__(self, "segments", _ranges(self.segments))
+
+    @classmethod
+    def replicated(cls):
+        return cls(ShardingKind.REPLICATED)
+
+    @classmethod
+    def equal(cls, axis):
+        return cls(ShardingKind.EQUAL, axis)
+
+    @classmethod
+    def balanced(cls, axis):
+        return cls(ShardingKind.BALANCED, axis)
+
+    @classmethod
+    def partitioned(cls, axis):
+        return cls(ShardingKind.PARTITIONED, axis)
+
+    @classmethod
+    def partitioned_segments(cls, axis, segments):
+        return cls(ShardingKind.PARTITIONED_SEGMENTS, axis, segments)
+
+    @classmethod
+    def segmented(cls, axis, segments):
+        return cls(ShardingKind.SEGMENTED, axis, segments)
+
+
+@dataclasses.dataclass(frozen=True)
+class ParameterMemberSpec:
+    """One physical checkpoint tensor of a group (seed ParameterMemberSpec):
+    target, global shape in elements (outermost first), sharding, and this
+    project's optional dtype (a Dtype or its name) for byte accounting."""
+
+    target: str
+    global_shape: tuple
+    sharding: MemberSharding
+    dtype: Dtype = None
+
+    def __post_init__(self):
+        object.__setattr__(self, "global_shape", tuple(self.global_shape))
+        if self.dtype is not None:
+            object.__setattr__(self, "dtype", convert.member(Dtype, self.dtype,
+                                                             f"member {self.target!r} dtype",
+                                                             by_name=True))
+
+
+@dataclasses.dataclass(frozen=True)
+class GroupScope:
+    """The pipeline/expert ownership of a group (interchange section 1
+    `scope`); the default owns everything."""
+
+    kind: ScopeKind = ScopeKind.ALL
+    layer: int = None
+    expert: int = None
+
+    @classmethod
+    def all(cls):
+        return cls()
+
+    @classmethod
+    def embedding(cls):
+        return cls(ScopeKind.EMBEDDING)
+
+    @classmethod
+    def output_head(cls):
+        return cls(ScopeKind.OUTPUT_HEAD)
+
+    @classmethod
+    def tied_embedding(cls):
+        return cls(ScopeKind.TIED_EMBEDDING)
+
+    @classmethod
+    def indexed(cls, layer=None, expert=None):
+        return cls(ScopeKind.INDEXED, layer, expert)
+
+
+def scope_struct(scope):
+    """A GroupScope (or None) as an eredu_group_scope pointer argument."""
+    if scope is None:
+        return None
+    convert.instance(scope, GroupScope, "scope")
+    struct = _capi.eredu_group_scope()
+    call(lib.eredu_group_scope_init, ctypes.byref(struct))
+    struct.kind = convert.u32(scope.kind, "scope kind")
+    if scope.layer is not None:
+        struct.has_layer, struct.layer = 1, convert.u64(scope.layer, "scope layer")
+    if scope.expert is not None:
+        struct.has_expert, struct.expert = 1, convert.u64(scope.expert, "scope expert")
+    return ctypes.byref(struct)
+
+
+def member_struct(member):
+    """A ParameterMemberSpec as an eredu_member_desc (which keeps its arrays
+    and strings alive)."""
+    desc = _capi.eredu_member_desc()
+    call(lib.eredu_member_desc_init, ctypes.byref(desc))
+    what = f"member {member.target!r}"
+    desc.target = convert.text(member.target, "member target")
+    desc.shape = convert.u64_array(member.global_shape, f"{what} shape")
+    desc.ndim = len(member.global_shape)
+    if member.dtype is not None:
+        desc.has_dtype, desc.dtype = 1, member.dtype
+    sharding = member.sharding
+    desc.sharding = convert.u32(sharding.kind, f"{what} sharding kind")
+    desc.axis = convert.u64(sharding.axis, f"{what} sharding axis")
+    desc.segments, desc.segment_count = convert.ranges(sharding.segments, f"{what} segments")
+    return desc
+
+
+def member_array(members):
+    """ParameterMemberSpecs as a C array of descriptor pointers (the array
+    keeps the descriptors, their arrays and strings alive)."""
+    descs = [member_struct(convert.instance(member, ParameterMemberSpec, f"members[{i}]"))
+             for i, member in enumerate(members)]
+    array = (ctypes.POINTER(_capi.eredu_member_desc) * len(descs))(*map(ctypes.pointer, descs))
+    return array, len(descs)
+
+
+def member_from_struct(desc):
+    """An eredu_member_desc filled by the library as a ParameterMemberSpec."""
+    kind = ShardingKind(desc.sharding)
+    segments = ()
+    if kind in _WITH_SEGMENTS:
+        flat = desc.segments[:2 * desc.segment_count]
+        segments = tuple(range(flat[i], flat[i + 1]) for i in range(0, len(flat), 2))
+    return ParameterMemberSpec(
+        desc.target.decode("utf-8"),
+        tuple(desc.shape[:desc.ndim]),
+        MemberSharding(kind, desc.axis, segments),
+        Dtype(desc.dtype) if desc.has_dtype else None,
+    )
+
+
+class MemberList(Handle):
+    """A library member list, read into ParameterMemberSpecs."""
+
+    _FREE = "eredu_member_list_free"
+
+    def members(self):
+        handle = self._handle()
+        count = ctypes.c_size_t()
+        call(lib.eredu_member_list_count, handle, ctypes.byref(count))
+        result = []
+        for index in range(count.value):
+            desc = _capi.eredu_member_desc()
+            call(lib.eredu_member_desc_init, ctypes.byref(desc))
+            call(lib.eredu_member_list_get, handle, index, ctypes.byref(desc))
+            result.append(member_from_struct(desc))
+        return result
+
+
+def read_members(function, *args):
+    """Calls a C function producing an eredu_member_list and returns its
+    members as ParameterMemberSpecs, the list freed."""
+    slot = ctypes.POINTER(_capi.eredu_member_list)()
+    call(function, *args, ctypes.byref(slot))
+    with MemberList(slot) as members:
+        return members.members()
+
+
+class ParameterGroupSpec(Handle):
+    """An atomic logical parameter and all its physical members (seed
+    ParameterGroupSpec), validated and immutable; safe to read from any
+    number of threads. Built by eredu_group_new: ParameterGroupSpec.new
+    (no partition) or ParameterGroupSpec.partitioned(units).
+
+    Raises ParallelPlanError (EREDU_E_INVALID_GROUP) for the seed's rules,
+    GeneralError (EREDU_E_INVALID_ARGUMENT, ...) for bad arguments.
+    """
+
+    _FREE = "eredu_group_free"
+
+    def __init__(self, logical_name, role, members, *, partition_units=None, scope=None):
+        name = convert.text(logical_name, "logical_name")
+        role = convert.u32(role, "role")
+        units = 0 if partition_units is None else convert.u64(partition_units, "units")
+        array, count = member_array(members)
+        slot = ctypes.POINTER(_capi.eredu_group)()
+        call(lib.eredu_group_new, name, role, convert.flag(partition_units is not None), units,
+             scope_struct(scope), array, count, ctypes.byref(slot))
+        super().__init__(slot)
+
+    @classmethod
+    def new(cls, logical_name, role, members, *, scope=None):
+        """seed ParameterGroupSpec::new: a group without logical partition."""
+        return cls(logical_name, role, members, scope=scope)
+
+    @classmethod
+    def partitioned(cls, logical_name, role, units, members, *, scope=None):
+        """seed ParameterGroupSpec::partitioned: partitioned members share
+        `units` logical units."""
+        return cls(logical_name, role, members, partition_units=units, scope=scope)
+
+    @classmethod
+    def _adopt(cls, slot):
+        group = cls.__new__(cls)
+        Handle.__init__(group, slot)
+        return group
+
+    def logical_name(self):
+        """The group's logical name."""
+        text, length = ctypes.c_char_p(), ctypes.c_size_t()
+        call(lib.eredu_group_name, self._handle(), ctypes.byref(text), ctypes.byref(length))
+        return convert.read_text(text, length.value)
+
+    def role(self):
+        """The ParameterRole."""
+        role = ctypes.c_uint32()
+        call(lib.eredu_group_role, self._handle(), ctypes.byref(role))
+        return ParameterRole(role.value)
+
+    def partition_units(self):
+        """The shared logical-unit count, or None when not partitioned."""
+        units, present = ctypes.c_uint64(), ctypes.c_bool()
+        call(lib.eredu_group_partition_units, self._handle(), ctypes.byref(units),
+             ctypes.byref(present))
+        return units.value if present.value else None
+
+    def member_count(self):
+        """The number of members."""
+        count = ctypes.c_size_t()
+        call(lib.eredu_group_member_count, self._handle(), ctypes.byref(count))
+        return count.value
+
+    def member_target(self, index):
+        """The target of member `index` (0-based, member order)."""
+        text, length = ctypes.c_char_p(), ctypes.c_size_t()
+        call(lib.eredu_group_member_target, self._handle(), convert.size(index, "index"),
+             ctypes.byref(text), ctypes.byref(length))
+        return convert.read_text(text, length.value)
+
+    def members(self):
+        """The members as ParameterMemberSpecs, in member order."""
+        return read_members(lib.eredu_group_members, self._handle())
+
+    def __repr__(self):
+        if self.closed:
+            return "<ParameterGroupSpec closed>"
+        return f"<ParameterGroupSpec {self.logical_name()!r} {self.role().name}>"
+
+
+def group_array(groups):
+    """ParameterGroupSpecs as a C array of handles."""
+    handles = [handle_of(group, "ParameterGroupSpec", f"groups[{i}]")
+               for i, group in enumerate(groups)]
+    return (ctypes.POINTER(_capi.eredu_group) * len(handles))(*handles), len(handles)
+
+
+def partitioned_group_with_preferred_units(logical_name, role, preferred_units, members, *,
+                                           scope=None):
+    """seed partitioned_group_with_preferred_units: the units are
+    `preferred_units` reduced by gcd with every partitioned dimension and
+    segment length, in member order."""
+    name = convert.text(logical_name, "logical_name")
+    array, count = member_array(members)
+    slot = ctypes.POINTER(_capi.eredu_group)()
+    call(lib.eredu_partitioned_group_with_preferred_units, name, convert.u32(role, "role"),
+         convert.u64(preferred_units, "preferred_units"), scope_struct(scope), array, count,
+         ctypes.byref(slot))
+    return ParameterGroupSpec._adopt(slot)
+
+
+def aligned_partition_units(logical_name, semantic_units, elements_per_unit, required_alignment):
+    """seed aligned_partition_units: the finest unit count whose partitions
+    hold whole blocks of `required_alignment` elements."""
+    out = ctypes.c_uint64()
+    call(lib.eredu_aligned_partition_units, convert.text(logical_name, "logical_name"),
+         convert.u64(semantic_units, "semantic_units"),
+         convert.u64(elements_per_unit, "elements_per_unit"),
+         convert.u64(required_alignment, "required_alignment"), ctypes.byref(out))
+    return out.value

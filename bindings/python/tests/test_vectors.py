@@ -1,0 +1,112 @@
+"""The shared test vectors (tests/vectors/README.md): every case of
+tests/vectors/cases.txt is run through the library and its output compared
+with expected/<name>.out byte for byte. One test method per case."""
+import os
+import unittest
+
+import eredu
+
+from cheader import REPO
+
+VECTORS = os.path.join(REPO, "tests", "vectors")
+CASES = os.path.join(VECTORS, "cases.txt")
+EXPECTED = os.path.join(VECTORS, "expected")
+
+_KEYS = {"name", "op", "groups", "tp", "pp", "ep", "dp", "rank", "policy", "residency",
+         "device_budget"}
+_POLICIES = {"require": eredu.ShardingPolicy.REQUIRE,
+             "replicate-unsupported": eredu.ShardingPolicy.REPLICATE_UNSUPPORTED}
+
+
+class CaseError(Exception):
+    """cases.txt itself is malformed (an error of the runner, not a case)."""
+
+
+def parse_cases(text):
+    """[(line number, {key: value})] of the case lines."""
+    cases = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        case = {}
+        for token in line.split():
+            key, sep, value = token.partition("=")
+            if not sep or key not in _KEYS or key in case:
+                raise CaseError(f"cases.txt:{number}: bad token {token!r}")
+            case[key] = value
+        if "name" not in case or "op" not in case or "groups" not in case:
+            raise CaseError(f"cases.txt:{number}: name, op and groups are required")
+        cases.append((number, case))
+    return cases
+
+
+def _read(relative):
+    with open(os.path.join(VECTORS, relative), "rb") as handle:
+        return handle.read()
+
+
+def run_case(case):
+    """The output text of one case, as bytes (README "Running a case")."""
+    try:
+        topology = eredu.ParallelTopology(*(int(case.get(axis, "1"))
+                                            for axis in ("tp", "pp", "ep", "dp")))
+        policy = _POLICIES[case.get("policy", "require")]
+    except (KeyError, ValueError) as error:
+        raise CaseError(f"case {case['name']}: {error}") from None
+    op = case["op"]
+    if op not in ("layout", "world", "check"):
+        raise CaseError(f"case {case['name']}: unknown op {op!r}")
+    if op != "check" and ("residency" in case or "device_budget" in case):
+        raise CaseError(f"case {case['name']}: residency/device_budget need op=check")
+    if op != "layout" and "rank" in case:
+        raise CaseError(f"case {case['name']}: rank needs op=layout")
+    try:
+        with eredu.ModelDescription.from_json(_read(case["groups"])) as model:
+            if op == "layout":
+                with eredu.plan_rank(model, topology, int(case.get("rank", "0")), policy) as layout:
+                    text = layout.to_json()
+            elif op == "world":
+                text = eredu.plan_world_json(model, topology, policy, threads=0)
+            else:
+                residency = _read(case["residency"]) if "residency" in case else None
+                budget = int(case["device_budget"]) if "device_budget" in case else None
+                text = eredu.check_json(model, topology, policy, residency_json=residency,
+                                        device_budget_bytes=budget)
+    except eredu.EreduError as error:
+        text = f"error[{error.name}] {error.code}: {error.message}\n"
+    return text.encode("utf-8")
+
+
+class SharedVectors(unittest.TestCase):
+    """Filled with one test_<case> method per case below."""
+
+    def test_cases_present(self):
+        if not os.path.isdir(EXPECTED):
+            self.skipTest(f"{EXPECTED} does not exist yet: no shared vectors to run")
+        self.assertTrue(_CASES, "cases.txt has no case")
+
+
+def _method(case):
+    def test(self):
+        if not os.path.isdir(EXPECTED):
+            self.skipTest(f"{EXPECTED} does not exist yet")
+        with open(os.path.join(EXPECTED, case["name"] + ".out"), "rb") as handle:
+            expected = handle.read()
+        self.assertEqual(run_case(case), expected)
+    return test
+
+
+def _load_cases():
+    if not os.path.exists(CASES):
+        return []
+    with open(CASES, encoding="utf-8") as handle:
+        cases = parse_cases(handle.read())
+    for _, case in cases:
+        name = "test_" + case["name"].replace("-", "_").replace(".", "_")
+        if hasattr(SharedVectors, name):
+            raise CaseError(f"case name {case['name']} repeats")
+        setattr(SharedVectors, name, _method(case))
+    return cases
+
+
+_CASES = _load_cases()
