@@ -1,0 +1,54 @@
+package eredu_test
+
+import (
+	"errors"
+	"fmt"
+	"log"
+	"strings"
+
+	"eredu.dev/bindings/go/eredu"
+)
+
+const gqaDescription = `{"schema":"eredu.groups.v1","groups":[{"name":"layers.0.self_attn",` +
+	`"role":"attention_heads","partition_units":8,"members":[` +
+	`{"target":"q.weight","shape":[4096,4096],"dtype":"BF16","sharding":{"kind":"partitioned","axis":0}},` +
+	`{"target":"k.weight","shape":[1024,4096],"dtype":"BF16","sharding":{"kind":"partitioned","axis":0}},` +
+	`{"target":"v.weight","shape":[1024,4096],"dtype":"BF16","sharding":{"kind":"partitioned","axis":0}},` +
+	`{"target":"o.weight","shape":[4096,4096],"dtype":"BF16","sharding":{"kind":"partitioned","axis":1}}]}]}`
+
+// The README's example: load a description, plan one rank, read a tensor.
+func Example() {
+	model, err := eredu.ModelFromJSON([]byte(gqaDescription))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer model.Close()
+	layout, err := model.PlanRank(eredu.NewParallelTopology(4, 1, 1, 1), 1, eredu.PolicyRequire)
+	if err != nil {
+		log.Fatalf("plan: %v (unshardable: %v)", err, errors.Is(err, eredu.ErrInvalidTensor))
+	}
+	defer layout.Close()
+	q, _ := layout.Tensor("q.weight")
+	r, _ := q.LogicalRange()
+	fmt.Println(q.LocalShape(), q.Placement().Kind, r)
+	text, _ := layout.JSON()
+	fmt.Println(strings.HasPrefix(text, `{"schema":"eredu.layout.v1"`))
+	// Output:
+	// [1024 4096] range {2 4}
+	// true
+}
+
+// Errors compare by status code with errors.Is and carry the message.
+func ExampleError() {
+	model, _ := eredu.ModelFromJSON([]byte(gqaDescription))
+	defer model.Close()
+	_, err := model.PlanRank(eredu.NewParallelTopology(16, 1, 1, 1), 0, eredu.PolicyRequire)
+	var e *eredu.Error
+	if errors.Is(err, eredu.ErrInvalidTensor) && errors.As(err, &e) {
+		fmt.Println(int32(e.Code), e.Name)
+		fmt.Println(e.Message)
+	}
+	// Output:
+	// 101 EREDU_E_INVALID_TENSOR
+	// logical parameter "layers.0.self_attn": cannot divide 8 items among 16 non-empty partitions
+}

@@ -1,0 +1,379 @@
+package eredu
+
+/*
+#include <eredu/eredu.h>
+*/
+import "C"
+
+import (
+	"runtime"
+	"unsafe"
+)
+
+// Range is a half-open range [Start, End) of elements (or logical units).
+type Range struct {
+	Start, End uint64
+}
+
+// Len returns End-Start (0 for an inverted range).
+func (r Range) Len() uint64 {
+	if r.End < r.Start {
+		return 0
+	}
+	return r.End - r.Start
+}
+
+// MemberSharding is the rank-local selection rule of one physical tensor
+// (seed MemberSharding). Build it with ShardingReplicated, ShardingEqual,
+// ShardingBalanced, ShardingPartitioned, ShardingPartitionedSegments or
+// ShardingSegmented.
+type MemberSharding struct {
+	Kind ShardingKind
+	// Axis is the source tensor axis (0 for Replicated).
+	Axis uint64
+	// Segments are the ordered half-open element ranges on Axis of
+	// PartitionedSegments and Segmented; empty for the other kinds.
+	Segments []Range
+}
+
+// ShardingReplicated materializes the complete member on every rank.
+func ShardingReplicated() MemberSharding {
+	return MemberSharding{Kind: ShardingKindReplicated}
+}
+
+// ShardingEqual splits axis into equal contiguous shards.
+func ShardingEqual(axis uint64) MemberSharding {
+	return MemberSharding{Kind: ShardingKindEqual, Axis: axis}
+}
+
+// ShardingBalanced splits axis into balanced, possibly uneven ranges.
+func ShardingBalanced(axis uint64) MemberSharding {
+	return MemberSharding{Kind: ShardingKindBalanced, Axis: axis}
+}
+
+// ShardingPartitioned maps the group's logical partition onto axis.
+func ShardingPartitioned(axis uint64) MemberSharding {
+	return MemberSharding{Kind: ShardingKindPartitioned, Axis: axis}
+}
+
+// ShardingPartitionedSegments maps the group's logical range into each
+// segment of axis.
+func ShardingPartitionedSegments(axis uint64, segments []Range) MemberSharding {
+	return MemberSharding{Kind: ShardingKindPartitionedSegments, Axis: axis,
+		Segments: append([]Range(nil), segments...)}
+}
+
+// ShardingSegmented balances each segment of axis independently.
+func ShardingSegmented(axis uint64, segments []Range) MemberSharding {
+	return MemberSharding{Kind: ShardingKindSegmented, Axis: axis,
+		Segments: append([]Range(nil), segments...)}
+}
+
+// ParameterMemberSpec is one physical checkpoint tensor of a group (seed
+// ParameterMemberSpec) with this project's optional dtype.
+type ParameterMemberSpec struct {
+	// Target is the checkpoint tensor name (non-blank).
+	Target string
+	// GlobalShape is the complete source shape in elements, outermost first.
+	GlobalShape []uint64
+	Sharding    MemberSharding
+	// DType is the element type when HasDType; without one the member's
+	// bytes are unknown.
+	DType    DType
+	HasDType bool
+}
+
+// NewParameterMemberSpec mirrors the seed's ParameterMemberSpec::new (no
+// dtype); add one with WithDType.
+func NewParameterMemberSpec(target string, globalShape []uint64, sharding MemberSharding) ParameterMemberSpec {
+	return ParameterMemberSpec{Target: target, GlobalShape: append([]uint64(nil), globalShape...),
+		Sharding: sharding}
+}
+
+// WithDType returns a copy of m with element type d.
+func (m ParameterMemberSpec) WithDType(d DType) ParameterMemberSpec {
+	m.DType, m.HasDType = d, true
+	return m
+}
+
+// GroupScope is the pipeline/expert ownership of a group (interchange
+// section 1 `scope`). The zero value is ScopeKindAll.
+type GroupScope struct {
+	Kind      ScopeKind
+	Layer     uint64
+	HasLayer  bool
+	Expert    uint64
+	HasExpert bool
+}
+
+// ScopeLayer owns a group on the pipeline stage holding decoder layer l.
+func ScopeLayer(l uint64) GroupScope {
+	return GroupScope{Kind: ScopeKindIndexed, Layer: l, HasLayer: true}
+}
+
+// ScopeExpert owns a group on the expert rank holding routed expert x.
+func ScopeExpert(x uint64) GroupScope {
+	return GroupScope{Kind: ScopeKindIndexed, Expert: x, HasExpert: true}
+}
+
+// ScopeLayerExpert owns a group as ScopeLayer(l) and ScopeExpert(x) do.
+func ScopeLayerExpert(l, x uint64) GroupScope {
+	return GroupScope{Kind: ScopeKindIndexed, Layer: l, HasLayer: true, Expert: x, HasExpert: true}
+}
+
+// GroupDesc is the complete input of eredu_group_new.
+type GroupDesc struct {
+	// Name is the logical name (non-blank).
+	Name string
+	Role ParameterRole
+	// PartitionUnits is the logical-unit count shared by the partitioned
+	// members when Partitioned (seed ParameterGroupSpec::partitioned).
+	PartitionUnits uint64
+	Partitioned    bool
+	Scope          GroupScope
+	Members        []ParameterMemberSpec
+}
+
+// ParameterGroupSpec is an immutable, validated logical parameter and all
+// of its physical checkpoint members (seed ParameterGroupSpec), owning an
+// eredu_group. Safe for concurrent readers; Close releases it.
+type ParameterGroupSpec struct {
+	ptr *C.eredu_group
+}
+
+// NewParameterGroupSpec builds a group without a logical partition (seed
+// ParameterGroupSpec::new).
+func NewParameterGroupSpec(name string, role ParameterRole, members []ParameterMemberSpec) (*ParameterGroupSpec, error) {
+	return BuildParameterGroupSpec(GroupDesc{Name: name, Role: role, Members: members})
+}
+
+// NewPartitionedParameterGroupSpec builds a group whose partitioned members
+// share `units` logical units (seed ParameterGroupSpec::partitioned).
+func NewPartitionedParameterGroupSpec(name string, role ParameterRole, units uint64, members []ParameterMemberSpec) (*ParameterGroupSpec, error) {
+	return BuildParameterGroupSpec(GroupDesc{Name: name, Role: role, PartitionUnits: units,
+		Partitioned: true, Members: members})
+}
+
+// BuildParameterGroupSpec builds a group from a complete description
+// (eredu_group_new). Errors: *VersionError; ErrNullArgument,
+// ErrInvalidArgument (also for a NUL byte inside a string), ErrInvalidGroup
+// (the seed's construction rules, in the seed's order), ErrOutOfMemory.
+func BuildParameterGroupSpec(desc GroupDesc) (*ParameterGroupSpec, error) {
+	if err := checkVersion(); err != nil {
+		return nil, err
+	}
+	var mem cMemory
+	defer mem.free()
+	name, err := mem.cstring(desc.Name, "group name")
+	if err != nil {
+		return nil, err
+	}
+	scope, err := mem.scope(desc.Scope)
+	if err != nil {
+		return nil, err
+	}
+	members, err := mem.memberArray(desc.Members)
+	if err != nil {
+		return nil, err
+	}
+	var out *C.eredu_group
+	var cerr *C.eredu_error
+	status := C.eredu_group_new(name, C.eredu_role(desc.Role), cbool(desc.Partitioned),
+		C.uint64_t(desc.PartitionUnits), scope, members, C.size_t(len(desc.Members)), &out, &cerr)
+	if err := takeError(status, cerr); err != nil {
+		return nil, err
+	}
+	return newGroup(out), nil
+}
+
+func newGroup(p *C.eredu_group) *ParameterGroupSpec {
+	g := &ParameterGroupSpec{ptr: p}
+	runtime.SetFinalizer(g, (*ParameterGroupSpec).Close)
+	return g
+}
+
+// Close releases the group; models built from it keep their own copy.
+// Idempotent; always returns nil.
+func (g *ParameterGroupSpec) Close() error {
+	if g == nil || g.ptr == nil {
+		return nil
+	}
+	runtime.SetFinalizer(g, nil)
+	C.eredu_group_free(g.ptr)
+	g.ptr = nil
+	return nil
+}
+
+func (g *ParameterGroupSpec) handle() (*C.eredu_group, error) {
+	if g == nil || g.ptr == nil {
+		return nil, closedError("ParameterGroupSpec")
+	}
+	return g.ptr, nil
+}
+
+// LogicalName returns the stable logical name.
+func (g *ParameterGroupSpec) LogicalName() (string, error) {
+	h, err := g.handle()
+	if err != nil {
+		return "", err
+	}
+	var s *C.char
+	var n C.size_t
+	var cerr *C.eredu_error
+	status := C.eredu_group_name(h, &s, &n, &cerr)
+	out := borrowedString(s, n)
+	runtime.KeepAlive(g)
+	return out, takeError(status, cerr)
+}
+
+// Role returns the semantic role.
+func (g *ParameterGroupSpec) Role() (ParameterRole, error) {
+	h, err := g.handle()
+	if err != nil {
+		return 0, err
+	}
+	var role C.eredu_role
+	var cerr *C.eredu_error
+	status := C.eredu_group_role(h, &role, &cerr)
+	runtime.KeepAlive(g)
+	return ParameterRole(role), takeError(status, cerr)
+}
+
+// PartitionUnits returns the shared logical-unit count; ok is false when
+// the group has no partition.
+func (g *ParameterGroupSpec) PartitionUnits() (units uint64, ok bool, err error) {
+	h, err := g.handle()
+	if err != nil {
+		return 0, false, err
+	}
+	var u C.uint64_t
+	var present C.bool
+	var cerr *C.eredu_error
+	status := C.eredu_group_partition_units(h, &u, &present, &cerr)
+	runtime.KeepAlive(g)
+	return uint64(u), bool(present), takeError(status, cerr)
+}
+
+// Members returns copies of the physical members, in member order.
+func (g *ParameterGroupSpec) Members() ([]ParameterMemberSpec, error) {
+	h, err := g.handle()
+	if err != nil {
+		return nil, err
+	}
+	var list *C.eredu_member_list
+	var cerr *C.eredu_error
+	status := C.eredu_group_members(h, &list, &cerr)
+	runtime.KeepAlive(g)
+	if err := takeError(status, cerr); err != nil {
+		return nil, err
+	}
+	defer C.eredu_member_list_free(list)
+	return readMemberList(list)
+}
+
+// readMemberList copies every member of a borrowed list.
+func readMemberList(list *C.eredu_member_list) ([]ParameterMemberSpec, error) {
+	var count C.size_t
+	var cerr *C.eredu_error
+	if err := takeError(C.eredu_member_list_count(list, &count, &cerr), cerr); err != nil {
+		return nil, err
+	}
+	var desc C.eredu_member_desc
+	if err := takeError(C.eredu_member_desc_init(&desc, &cerr), cerr); err != nil {
+		return nil, err
+	}
+	members := make([]ParameterMemberSpec, 0, int(count))
+	for i := C.size_t(0); i < count; i++ {
+		if err := takeError(C.eredu_member_list_get(list, i, &desc, &cerr), cerr); err != nil {
+			return nil, err
+		}
+		flat := borrowedUint64s(desc.segments, 2*desc.segment_count)
+		segments := make([]Range, 0, len(flat)/2)
+		for j := 0; j+1 < len(flat); j += 2 {
+			segments = append(segments, Range{flat[j], flat[j+1]})
+		}
+		if len(segments) == 0 {
+			segments = nil
+		}
+		members = append(members, ParameterMemberSpec{
+			Target:      C.GoString(desc.target),
+			GlobalShape: borrowedUint64s(desc.shape, desc.ndim),
+			Sharding: MemberSharding{Kind: ShardingKind(desc.sharding), Axis: uint64(desc.axis),
+				Segments: segments},
+			DType:    DType(desc.dtype),
+			HasDType: desc.has_dtype != 0,
+		})
+	}
+	return members, nil
+}
+
+// scope copies a GroupScope into C memory.
+func (m *cMemory) scope(s GroupScope) (*C.eredu_group_scope, error) {
+	p, err := m.alloc(unsafe.Sizeof(C.eredu_group_scope{}))
+	if err != nil {
+		return nil, err
+	}
+	cs := (*C.eredu_group_scope)(p)
+	var cerr *C.eredu_error
+	if err := takeError(C.eredu_group_scope_init(cs, &cerr), cerr); err != nil {
+		return nil, err
+	}
+	cs.kind = C.eredu_scope_kind(s.Kind)
+	cs.has_layer = cbool(s.HasLayer)
+	cs.layer = C.uint64_t(s.Layer)
+	cs.has_expert = cbool(s.HasExpert)
+	cs.expert = C.uint64_t(s.Expert)
+	return cs, nil
+}
+
+// member copies one member into a C descriptor.
+func (m *cMemory) member(spec ParameterMemberSpec) (*C.eredu_member_desc, error) {
+	p, err := m.alloc(unsafe.Sizeof(C.eredu_member_desc{}))
+	if err != nil {
+		return nil, err
+	}
+	d := (*C.eredu_member_desc)(p)
+	var cerr *C.eredu_error
+	if err := takeError(C.eredu_member_desc_init(d, &cerr), cerr); err != nil {
+		return nil, err
+	}
+	if d.target, err = m.cstring(spec.Target, "member target"); err != nil {
+		return nil, err
+	}
+	if d.shape, err = m.uint64s(spec.GlobalShape); err != nil {
+		return nil, err
+	}
+	d.ndim = C.size_t(len(spec.GlobalShape))
+	d.has_dtype = cbool(spec.HasDType)
+	d.dtype = C.eredu_dtype(spec.DType)
+	d.sharding = C.eredu_sharding_kind(spec.Sharding.Kind)
+	d.axis = C.uint64_t(spec.Sharding.Axis)
+	flat := make([]uint64, 0, 2*len(spec.Sharding.Segments))
+	for _, r := range spec.Sharding.Segments {
+		flat = append(flat, r.Start, r.End)
+	}
+	if d.segments, err = m.uint64s(flat); err != nil {
+		return nil, err
+	}
+	d.segment_count = C.size_t(len(spec.Sharding.Segments))
+	return d, nil
+}
+
+// memberArray copies members into a C array of descriptor pointers; nil for
+// no members.
+func (m *cMemory) memberArray(members []ParameterMemberSpec) (**C.eredu_member_desc, error) {
+	if len(members) == 0 {
+		return nil, nil
+	}
+	p, err := m.alloc(uintptr(len(members)) * unsafe.Sizeof((*C.eredu_member_desc)(nil)))
+	if err != nil {
+		return nil, err
+	}
+	array := unsafe.Slice((**C.eredu_member_desc)(p), len(members))
+	for i, spec := range members {
+		if array[i], err = m.member(spec); err != nil {
+			return nil, err
+		}
+	}
+	return (**C.eredu_member_desc)(p), nil
+}

@@ -1,0 +1,276 @@
+package eredu
+
+/*
+#include <eredu/eredu.h>
+*/
+import "C"
+
+import "unsafe"
+
+// ProjectionSharding is how a projection module is sharded (seed
+// ProjectionSharding; EREDU_PROJECTION_*).
+type ProjectionSharding uint32
+
+// ProjectionSharding values.
+const (
+	ProjectionReplicated ProjectionSharding = C.EREDU_PROJECTION_REPLICATED
+	ProjectionColumn     ProjectionSharding = C.EREDU_PROJECTION_COLUMN
+	ProjectionRow        ProjectionSharding = C.EREDU_PROJECTION_ROW
+)
+
+// ModuleParameter is one parameter of a module: its checkpoint id (the
+// member target), shape in elements and optional dtype.
+type ModuleParameter struct {
+	ID       string
+	Shape    []uint64
+	DType    DType
+	HasDType bool
+}
+
+// Projection is a module's parameters with their sharding.
+type Projection struct {
+	Parameters []ModuleParameter
+	Placement  ProjectionSharding
+}
+
+func (m *cMemory) moduleParameters(params []ModuleParameter) (**C.eredu_module_parameter, error) {
+	if len(params) == 0 {
+		return nil, nil
+	}
+	p, err := m.alloc(uintptr(len(params)) * unsafe.Sizeof((*C.eredu_module_parameter)(nil)))
+	if err != nil {
+		return nil, err
+	}
+	array := unsafe.Slice((**C.eredu_module_parameter)(p), len(params))
+	for i, param := range params {
+		q, err := m.alloc(unsafe.Sizeof(C.eredu_module_parameter{}))
+		if err != nil {
+			return nil, err
+		}
+		cp := (*C.eredu_module_parameter)(q)
+		C.eredu_module_parameter_init(cp, nil)
+		if cp.id, err = m.cstring(param.ID, "module parameter id"); err != nil {
+			return nil, err
+		}
+		if cp.shape, err = m.uint64s(param.Shape); err != nil {
+			return nil, err
+		}
+		cp.ndim = C.size_t(len(param.Shape))
+		cp.has_dtype = cbool(param.HasDType)
+		cp.dtype = C.eredu_dtype(param.DType)
+		array[i] = cp
+	}
+	return (**C.eredu_module_parameter)(p), nil
+}
+
+// groupResult wraps the out-parameter of a group builder.
+func groupResult(status C.eredu_status, out *C.eredu_group, cerr *C.eredu_error) (*ParameterGroupSpec, error) {
+	if err := takeError(status, cerr); err != nil {
+		return nil, err
+	}
+	return newGroup(out), nil
+}
+
+// ProjectionParameterGroup describes one module as an unpartitioned group
+// (seed projection_parameter_group): Replicated -> replicated members,
+// Column -> Equal on axis 0, Row -> Equal on axis 1 (replicated below two
+// axes).
+func ProjectionParameterGroup(name string, role ParameterRole, scope GroupScope, params []ModuleParameter, placement ProjectionSharding) (*ParameterGroupSpec, error) {
+	if err := checkVersion(); err != nil {
+		return nil, err
+	}
+	var mem cMemory
+	defer mem.free()
+	cname, err := mem.cstring(name, "group name")
+	if err != nil {
+		return nil, err
+	}
+	cscope, err := mem.scope(scope)
+	if err != nil {
+		return nil, err
+	}
+	array, err := mem.moduleParameters(params)
+	if err != nil {
+		return nil, err
+	}
+	var out *C.eredu_group
+	var cerr *C.eredu_error
+	status := C.eredu_projection_parameter_group(cname, C.eredu_role(role), cscope, array,
+		C.size_t(len(params)), C.eredu_projection_sharding(placement), &out, &cerr)
+	return groupResult(status, out, cerr)
+}
+
+// PartitionedProjectionGroup describes projections sharing one logical
+// partition (seed partitioned_projection_group): Column -> Partitioned axis
+// 0, Row (two axes or more) -> Partitioned axis 1, the rest replicated.
+func PartitionedProjectionGroup(name string, role ParameterRole, scope GroupScope, projections []Projection, preferredUnits uint64) (*ParameterGroupSpec, error) {
+	if err := checkVersion(); err != nil {
+		return nil, err
+	}
+	var mem cMemory
+	defer mem.free()
+	cname, err := mem.cstring(name, "group name")
+	if err != nil {
+		return nil, err
+	}
+	cscope, err := mem.scope(scope)
+	if err != nil {
+		return nil, err
+	}
+	var array **C.eredu_projection
+	if len(projections) > 0 {
+		p, err := mem.alloc(uintptr(len(projections)) * unsafe.Sizeof((*C.eredu_projection)(nil)))
+		if err != nil {
+			return nil, err
+		}
+		slots := unsafe.Slice((**C.eredu_projection)(p), len(projections))
+		for i, projection := range projections {
+			q, err := mem.alloc(unsafe.Sizeof(C.eredu_projection{}))
+			if err != nil {
+				return nil, err
+			}
+			cp := (*C.eredu_projection)(q)
+			C.eredu_projection_init(cp, nil)
+			if cp.parameters, err = mem.moduleParameters(projection.Parameters); err != nil {
+				return nil, err
+			}
+			cp.parameter_count = C.size_t(len(projection.Parameters))
+			cp.placement = C.eredu_projection_sharding(projection.Placement)
+			slots[i] = cp
+		}
+		array = (**C.eredu_projection)(p)
+	}
+	var out *C.eredu_group
+	var cerr *C.eredu_error
+	status := C.eredu_partitioned_projection_group(cname, C.eredu_role(role), cscope, array,
+		C.size_t(len(projections)), C.uint64_t(preferredUnits), &out, &cerr)
+	return groupResult(status, out, cerr)
+}
+
+// SegmentedProjectionGroup describes a component-major fused column
+// projection split into segments (e.g. q, k, v) and its row projection as
+// one partition (seed segmented_projection_group): fused parameters get
+// PartitionedSegments on axis 0, row parameters with two axes or more
+// Partitioned on axis 1.
+func SegmentedProjectionGroup(name string, role ParameterRole, scope GroupScope, fused, row []ModuleParameter, segments []Range, preferredUnits uint64) (*ParameterGroupSpec, error) {
+	if err := checkVersion(); err != nil {
+		return nil, err
+	}
+	var mem cMemory
+	defer mem.free()
+	cname, err := mem.cstring(name, "group name")
+	if err != nil {
+		return nil, err
+	}
+	cscope, err := mem.scope(scope)
+	if err != nil {
+		return nil, err
+	}
+	cfused, err := mem.moduleParameters(fused)
+	if err != nil {
+		return nil, err
+	}
+	crow, err := mem.moduleParameters(row)
+	if err != nil {
+		return nil, err
+	}
+	flat := make([]uint64, 0, 2*len(segments))
+	for _, r := range segments {
+		flat = append(flat, r.Start, r.End)
+	}
+	csegments, err := mem.uint64s(flat)
+	if err != nil {
+		return nil, err
+	}
+	var out *C.eredu_group
+	var cerr *C.eredu_error
+	status := C.eredu_segmented_projection_group(cname, C.eredu_role(role), cscope, cfused,
+		C.size_t(len(fused)), crow, C.size_t(len(row)), csegments, C.size_t(len(segments)),
+		C.uint64_t(preferredUnits), &out, &cerr)
+	return groupResult(status, out, cerr)
+}
+
+// ParallelModelInfo is an architecture-neutral summary of one rank-local
+// parallel model (seed ParallelModelInfo), a plain value.
+type ParallelModelInfo struct {
+	Topology                    ParallelTopology
+	EffectiveModelType          string
+	OwnedTensors                []string
+	LocalParameterBytes         uint64
+	GlobalParameterBytes        uint64
+	PinnedDeviceParameterBytes  uint64
+	MaximumDeviceParameterBytes uint64
+}
+
+// NewParallelModelInfo builds the value through eredu_parallel_model_info_new
+// (seed ParallelModelInfo::new), which checks the topology (ErrZeroAxis,
+// ErrWorldSizeOverflow) and the strings, and returns the library's echo.
+func NewParallelModelInfo(topology ParallelTopology, effectiveModelType string, ownedTensors []string,
+	localBytes, globalBytes, pinnedDeviceBytes, maximumDeviceBytes uint64) (ParallelModelInfo, error) {
+	if err := checkVersion(); err != nil {
+		return ParallelModelInfo{}, err
+	}
+	var mem cMemory
+	defer mem.free()
+	ctype, err := mem.cstring(effectiveModelType, "effective model type")
+	if err != nil {
+		return ParallelModelInfo{}, err
+	}
+	var owned **C.char
+	if len(ownedTensors) > 0 {
+		p, err := mem.alloc(uintptr(len(ownedTensors)) * unsafe.Sizeof((*C.char)(nil)))
+		if err != nil {
+			return ParallelModelInfo{}, err
+		}
+		slots := unsafe.Slice((**C.char)(p), len(ownedTensors))
+		for i, target := range ownedTensors {
+			if slots[i], err = mem.cstring(target, "owned tensor"); err != nil {
+				return ParallelModelInfo{}, err
+			}
+		}
+		owned = (**C.char)(p)
+	}
+	var info *C.eredu_parallel_model_info
+	var cerr *C.eredu_error
+	status := C.eredu_parallel_model_info_new(C.uint64_t(topology.Tensor), C.uint64_t(topology.Pipeline),
+		C.uint64_t(topology.Expert), C.uint64_t(topology.Data), ctype, owned, C.size_t(len(ownedTensors)),
+		C.uint64_t(localBytes), C.uint64_t(globalBytes), C.uint64_t(pinnedDeviceBytes),
+		C.uint64_t(maximumDeviceBytes), &info, &cerr)
+	if err := takeError(status, cerr); err != nil {
+		return ParallelModelInfo{}, err
+	}
+	defer C.eredu_parallel_model_info_free(info)
+	return readParallelModelInfo(info)
+}
+
+func readParallelModelInfo(info *C.eredu_parallel_model_info) (ParallelModelInfo, error) {
+	var out ParallelModelInfo
+	var t, p, e, d, local, global, pinned, maximum C.uint64_t
+	var cerr *C.eredu_error
+	if err := takeError(C.eredu_parallel_model_info_topology(info, &t, &p, &e, &d, &cerr), cerr); err != nil {
+		return out, err
+	}
+	out.Topology = ParallelTopology{uint64(t), uint64(p), uint64(e), uint64(d)}
+	var s *C.char
+	var n C.size_t
+	if err := takeError(C.eredu_parallel_model_info_effective_model_type(info, &s, &n, &cerr), cerr); err != nil {
+		return out, err
+	}
+	out.EffectiveModelType = borrowedString(s, n)
+	var count C.size_t
+	if err := takeError(C.eredu_parallel_model_info_owned_tensor_count(info, &count, &cerr), cerr); err != nil {
+		return out, err
+	}
+	for i := C.size_t(0); i < count; i++ {
+		if err := takeError(C.eredu_parallel_model_info_owned_tensor(info, i, &s, &n, &cerr), cerr); err != nil {
+			return out, err
+		}
+		out.OwnedTensors = append(out.OwnedTensors, borrowedString(s, n))
+	}
+	if err := takeError(C.eredu_parallel_model_info_bytes(info, &local, &global, &pinned, &maximum, &cerr), cerr); err != nil {
+		return out, err
+	}
+	out.LocalParameterBytes, out.GlobalParameterBytes = uint64(local), uint64(global)
+	out.PinnedDeviceParameterBytes, out.MaximumDeviceParameterBytes = uint64(pinned), uint64(maximum)
+	return out, nil
+}

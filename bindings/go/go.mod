@@ -1,0 +1,3 @@
+module eredu.dev/bindings/go
+
+go 1.19
