@@ -9,7 +9,6 @@
 #include "admission/check.hpp"
 #include "admission/check_json.hpp"
 #include "admission/policy.hpp"
-#include "admission/residency_json.hpp"
 #include "firewall.hpp"
 #include "handles.hpp"
 #include "outputs.hpp"
@@ -28,26 +27,18 @@ Result<WorldPlan> plan_all(const eredu_model& model, std::uint64_t tensor, std::
   return plan_world(model.description, topology, policy, threads);
 }
 
-/// The admission policy of the options: the residency document's ordinary
-/// placement (fully resident without one), with the device budget for a
-/// fully resident one.
+/// The admission policy of the options (AdmissionPolicy::
+/// from_residency_document).
 Result<AdmissionPolicy> admission_argument(const eredu_check_options& options) {
   EREDU_TRY(has_budget, flag_argument(options.has_device_budget,
                                       ArgumentName::field("options", "->has_device_budget")));
-  const std::optional<std::uint64_t> budget =
-      has_budget ? std::optional<std::uint64_t>(options.device_budget_bytes) : std::nullopt;
-  if (options.residency_json == nullptr) return AdmissionPolicy::fully_resident(budget);
-  EREDU_TRY(residency, load_residency_json(std::string_view(options.residency_json,
-                                                            options.residency_json_length)));
-  const LayerWeightResidency layers = residency.layers();
-  if (layers.is_fully_resident()) return AdmissionPolicy::fully_resident(budget);
-  if (has_budget) {
-    return failf(Status::InvalidArgument,
-                 "options->has_device_budget applies to a fully_resident policy only; a {} policy "
-                 "carries its budgets in its residency document",
-                 execution_residency_name(layers.execution_residency()));
+  std::optional<std::string_view> document;
+  if (options.residency_json != nullptr) {
+    document = std::string_view(options.residency_json, options.residency_json_length);
   }
-  return AdmissionPolicy::create(layers);
+  return AdmissionPolicy::from_residency_document(
+      document,
+      has_budget ? std::optional<std::uint64_t>(options.device_budget_bytes) : std::nullopt);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <array>
 
+#include "admission/residency_json.hpp"
 #include "core/enum_words.hpp"
 
 namespace eredu {
@@ -30,6 +31,21 @@ AdmissionPolicy AdmissionPolicy::fully_resident(std::optional<std::uint64_t> dev
 Result<AdmissionPolicy> AdmissionPolicy::create(LayerWeightResidency layers) {
   EREDU_TRY(config, layers.offload());
   return AdmissionPolicy{layers, config};
+}
+
+Result<AdmissionPolicy> AdmissionPolicy::from_residency_document(
+    std::optional<std::string_view> document, std::optional<std::uint64_t> device_budget_bytes) {
+  if (!document) return fully_resident(device_budget_bytes);
+  EREDU_TRY(residency, load_residency_json(*document));
+  const LayerWeightResidency layers = residency.layers();
+  if (layers.is_fully_resident()) return fully_resident(device_budget_bytes);
+  if (device_budget_bytes) {
+    return failf(Status::InvalidArgument,
+                 "a device budget applies to a fully_resident policy only; a {} policy carries "
+                 "its budgets in its residency document",
+                 execution_residency_name(layers.execution_residency()));
+  }
+  return create(layers);
 }
 
 std::uint64_t AdmissionPolicy::host_lookahead() const {

@@ -32,6 +32,15 @@ class AdmissionPolicy {
   /// validation: HostDisabledControls, ZeroHostLookahead, ZeroQueueCapacity).
   static Result<AdmissionPolicy> create(LayerWeightResidency layers);
 
+  /// The policy a check admits ranks under: fully resident without a
+  /// residency document, else the document's ordinary placement (`kind`;
+  /// a parameter-bank cache in it is validated and not admitted), with
+  /// `device_budget_bytes` as the admission budget of a fully resident one.
+  /// Errors, in this order: load_residency_json's for the document;
+  /// InvalidArgument for a device budget with another kind (those carry
+  /// their budgets in the document); create's.
+  static Result<AdmissionPolicy> from_residency_document(
+      std::optional<std::string_view> document, std::optional<std::uint64_t> device_budget_bytes);
   const LayerWeightResidency& layers() const { return layers_; }
   /// Device and host budgets (bytes) the figures must fit, the prefetch
   /// depth (units) and eviction policy; the config of every rank's plan.

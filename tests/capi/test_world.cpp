@@ -347,7 +347,7 @@ TEST_SUITE("capi.world") {
     const Bulk budget = check(model.get(), 2, &options);
     CHECK(budget.code == EREDU_E_INVALID_ARGUMENT);
     CHECK(budget.message ==
-          "options->has_device_budget applies to a fully_resident policy only; a layerwise_host "
+          "a device budget applies to a fully_resident policy only; a layerwise_host "
           "policy carries its budgets in its residency document");
 
     options = options_with(nullptr);

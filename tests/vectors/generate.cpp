@@ -25,7 +25,6 @@
 #include "admission/check.hpp"
 #include "admission/check_json.hpp"
 #include "admission/policy.hpp"
-#include "admission/residency_json.hpp"
 #include "describe/describe.hpp"
 #include "interchange/groups_json.hpp"
 #include "interchange/groups_write.hpp"
@@ -149,24 +148,6 @@ std::vector<Case> parse_cases(const std::string& text) {
   return cases;
 }
 
-/// The admission policy of a check case, as eredu_check_json derives it
-/// from its options: the residency document's ordinary placement (fully
-/// resident without one), the device budget for a fully resident one only.
-Result<AdmissionPolicy> admission_policy(const std::optional<std::string>& document,
-                                         std::optional<std::uint64_t> device_budget) {
-  if (!document) return AdmissionPolicy::fully_resident(device_budget);
-  EREDU_TRY(residency, load_residency_json(*document));
-  const LayerWeightResidency layers = residency.layers();
-  if (layers.is_fully_resident()) return AdmissionPolicy::fully_resident(device_budget);
-  if (device_budget) {
-    return failf(Status::InvalidArgument,
-                 "options->has_device_budget applies to a fully_resident policy only; a {} policy "
-                 "carries its budgets in its residency document",
-                 execution_residency_name(layers.execution_residency()));
-  }
-  return AdmissionPolicy::create(layers);
-}
-
 /// README "Running a case" steps 1–2 through the core.
 Result<std::string> run_case(const Case& c, const std::string& groups,
                              const std::optional<std::string>& residency) {
@@ -178,7 +159,7 @@ Result<std::string> run_case(const Case& c, const std::string& groups,
   }
   std::optional<AdmissionPolicy> admission;
   if (c.op == "check") {
-    EREDU_TRY(policy, admission_policy(residency, c.device_budget));
+    EREDU_TRY(policy, AdmissionPolicy::from_residency_document(residency, c.device_budget));
     admission = policy;
   }
   EREDU_TRY(topology, ParallelTopology::create(c.tp, c.pp, c.ep, c.dp));
