@@ -7,6 +7,7 @@
 #include "firewall.hpp"
 #include "handles.hpp"
 #include "interchange/groups_json.hpp"
+#include "outputs.hpp"
 
 namespace eredu::capi {
 namespace {
@@ -32,15 +33,9 @@ Result<ModelInfo> info_argument(const eredu_model_info* info) {
 
 template <class T, class Read>
 eredu_status model_getter(const eredu_model* model, T* out, eredu_error** error, Read read) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(model, "model"));
-        EREDU_TRY(require(out, "out"));
-        *out = read(*model->description);
-        return outcome::success();
-      },
-      out);
+  return handle_call(
+      model, "model", error,
+      [&](const eredu_model& handle) { return value_out(out, read(*handle.description)); }, out);
 }
 
 }  // namespace
