@@ -1,11 +1,6 @@
 #include <fmt/format.h>
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <string>
 
 #include "admission/policy.hpp"
@@ -14,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
 #include "core/text.hpp"
+#include "core/text_file.hpp"
 #include "request/load_request.hpp"
 
 namespace eredu {
@@ -28,18 +24,7 @@ Result<std::string> read_policy_text(const std::string& source) {
     if (std::ferror(stdin)) return fail(Status::Io, "cannot read the policy from standard input");
     return text;
   }
-  // A directory opens as a stream on Linux and then reads as empty text.
-  std::error_code ignored;
-  if (std::filesystem::is_directory(source, ignored)) {
-    return failf(Status::Io, "cannot read {}: it is a directory", debug_quoted(source));
-  }
-  std::ifstream in(source, std::ios::binary);
-  std::ostringstream text;
-  if (in) text << in.rdbuf();
-  if (!in || in.bad()) {
-    return failf(Status::Io, "cannot read {}: {}", debug_quoted(source), std::strerror(errno));
-  }
-  return text.str();
+  return read_text_file(source, debug_quoted(source));
 }
 
 std::string_view request_name(ResidencyRequest request) {

@@ -16,7 +16,6 @@
 #include <map>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -25,6 +24,7 @@
 #include "admission/check.hpp"
 #include "admission/check_json.hpp"
 #include "admission/policy.hpp"
+#include "core/text_file.hpp"
 #include "describe/describe.hpp"
 #include "interchange/groups_json.hpp"
 #include "interchange/groups_write.hpp"
@@ -52,11 +52,9 @@ struct Case {
 [[noreturn]] void die(const std::string& message) { throw std::runtime_error(message); }
 
 std::string read_file(const fs::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) die("cannot read " + path.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  auto text = read_text_file(path.string(), path.string());
+  if (!text) die(text.error().message);
+  return std::move(text).value();
 }
 
 void write_file(const fs::path& path, const std::string& text) {
