@@ -177,20 +177,9 @@ func (m *cMemory) linearFormatSpec(s *LinearFormatSpec) (*C.eredu_linear_format_
 // specArray copies specs (nil entries: "not declared") into a C array of
 // pointers; nil for no specs.
 func (m *cMemory) specArray(specs []*LinearFormatSpec) (**C.eredu_linear_format_spec, error) {
-	if len(specs) == 0 {
-		return nil, nil
-	}
-	p, err := m.alloc(uintptr(len(specs)) * unsafe.Sizeof((*C.eredu_linear_format_spec)(nil)))
-	if err != nil {
-		return nil, err
-	}
-	array := unsafe.Slice((**C.eredu_linear_format_spec)(p), len(specs))
-	for i, s := range specs {
-		if array[i], err = m.linearFormatSpec(s); err != nil {
-			return nil, err
-		}
-	}
-	return (**C.eredu_linear_format_spec)(p), nil
+	return pointerArray(m, len(specs), func(i int) (*C.eredu_linear_format_spec, error) {
+		return m.linearFormatSpec(specs[i])
+	})
 }
 
 // GgmlTypeInfo is one row of the GGML block table: BlockValues values are
@@ -348,11 +337,7 @@ func PartitionedGroupWithPreferredUnits(name string, role ParameterRole, preferr
 	}
 	var mem cMemory
 	defer mem.free()
-	cname, err := mem.cstring(name, "group name")
-	if err != nil {
-		return nil, err
-	}
-	cscope, err := mem.scope(scope)
+	cname, cscope, err := mem.groupHead(name, scope)
 	if err != nil {
 		return nil, err
 	}
@@ -364,8 +349,5 @@ func PartitionedGroupWithPreferredUnits(name string, role ParameterRole, preferr
 	var cerr *C.eredu_error
 	status := C.eredu_partitioned_group_with_preferred_units(cname, C.eredu_role(role), C.uint64_t(preferredUnits),
 		cscope, array, C.size_t(len(members)), &out, &cerr)
-	if err := takeError(status, cerr); err != nil {
-		return nil, err
-	}
-	return newGroup(out), nil
+	return groupResult(status, out, cerr)
 }

@@ -164,11 +164,7 @@ func BuildParameterGroupSpec(desc GroupDesc) (*ParameterGroupSpec, error) {
 	}
 	var mem cMemory
 	defer mem.free()
-	name, err := mem.cstring(desc.Name, "group name")
-	if err != nil {
-		return nil, err
-	}
-	scope, err := mem.scope(desc.Scope)
+	name, scope, err := mem.groupHead(desc.Name, desc.Scope)
 	if err != nil {
 		return nil, err
 	}
@@ -180,6 +176,24 @@ func BuildParameterGroupSpec(desc GroupDesc) (*ParameterGroupSpec, error) {
 	var cerr *C.eredu_error
 	status := C.eredu_group_new(name, C.eredu_role(desc.Role), cbool(desc.Partitioned),
 		C.uint64_t(desc.PartitionUnits), scope, members, C.size_t(len(desc.Members)), &out, &cerr)
+	return groupResult(status, out, cerr)
+}
+
+// groupHead copies a group builder's name and scope into C memory.
+func (m *cMemory) groupHead(name string, scope GroupScope) (*C.char, *C.eredu_group_scope, error) {
+	cname, err := m.cstring(name, "group name")
+	if err != nil {
+		return nil, nil, err
+	}
+	cscope, err := m.scope(scope)
+	if err != nil {
+		return nil, nil, err
+	}
+	return cname, cscope, nil
+}
+
+// groupResult wraps the out-parameter of a group builder.
+func groupResult(status C.eredu_status, out *C.eredu_group, cerr *C.eredu_error) (*ParameterGroupSpec, error) {
 	if err := takeError(status, cerr); err != nil {
 		return nil, err
 	}
@@ -348,11 +362,7 @@ func (m *cMemory) member(spec ParameterMemberSpec) (*C.eredu_member_desc, error)
 	d.dtype = C.eredu_dtype(spec.DType)
 	d.sharding = C.eredu_sharding_kind(spec.Sharding.Kind)
 	d.axis = C.uint64_t(spec.Sharding.Axis)
-	flat := make([]uint64, 0, 2*len(spec.Sharding.Segments))
-	for _, r := range spec.Sharding.Segments {
-		flat = append(flat, r.Start, r.End)
-	}
-	if d.segments, err = m.uint64s(flat); err != nil {
+	if d.segments, err = m.ranges(spec.Sharding.Segments); err != nil {
 		return nil, err
 	}
 	d.segment_count = C.size_t(len(spec.Sharding.Segments))
@@ -362,18 +372,17 @@ func (m *cMemory) member(spec ParameterMemberSpec) (*C.eredu_member_desc, error)
 // memberArray copies members into a C array of descriptor pointers; nil for
 // no members.
 func (m *cMemory) memberArray(members []ParameterMemberSpec) (**C.eredu_member_desc, error) {
-	if len(members) == 0 {
-		return nil, nil
+	return pointerArray(m, len(members), func(i int) (*C.eredu_member_desc, error) {
+		return m.member(members[i])
+	})
+}
+
+// ranges copies ranges into C memory as flat (start, end) pairs; nil for
+// no ranges.
+func (m *cMemory) ranges(rs []Range) (*C.uint64_t, error) {
+	flat := make([]uint64, 0, 2*len(rs))
+	for _, r := range rs {
+		flat = append(flat, r.Start, r.End)
 	}
-	p, err := m.alloc(uintptr(len(members)) * unsafe.Sizeof((*C.eredu_member_desc)(nil)))
-	if err != nil {
-		return nil, err
-	}
-	array := unsafe.Slice((**C.eredu_member_desc)(p), len(members))
-	for i, spec := range members {
-		if array[i], err = m.member(spec); err != nil {
-			return nil, err
-		}
-	}
-	return (**C.eredu_member_desc)(p), nil
+	return m.uint64s(flat)
 }

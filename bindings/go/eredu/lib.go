@@ -86,6 +86,25 @@ func (m *cMemory) alloc(size uintptr) (unsafe.Pointer, error) {
 	return p, nil
 }
 
+// pointerArray allocates a C array of n pointers and fills slot i with
+// fill(i), in order; nil for n == 0.
+func pointerArray[T any](m *cMemory, n int, fill func(i int) (*T, error)) (**T, error) {
+	if n == 0 {
+		return nil, nil
+	}
+	p, err := m.alloc(uintptr(n) * unsafe.Sizeof((*T)(nil)))
+	if err != nil {
+		return nil, err
+	}
+	slots := unsafe.Slice((**T)(p), n)
+	for i := range slots {
+		if slots[i], err = fill(i); err != nil {
+			return nil, err
+		}
+	}
+	return (**T)(p), nil
+}
+
 // cstring copies s into C memory, NUL-terminated. A string holding a NUL
 // byte is refused (EREDU_E_INVALID_ARGUMENT): C would see a shorter name.
 func (m *cMemory) cstring(s, what string) (*C.char, error) {

@@ -145,29 +145,23 @@ func NewOffloadPlan(config *OffloadConfig, units []OffloadUnitSpec) (*OffloadPla
 			return nil, err
 		}
 	}
-	var array **C.eredu_offload_unit_desc
-	if len(units) > 0 {
-		p, err := mem.alloc(uintptr(len(units)) * unsafe.Sizeof((*C.eredu_offload_unit_desc)(nil)))
+	array, err := pointerArray(&mem, len(units), func(i int) (*C.eredu_offload_unit_desc, error) {
+		q, err := mem.alloc(unsafe.Sizeof(C.eredu_offload_unit_desc{}))
 		if err != nil {
 			return nil, err
 		}
-		descs := unsafe.Slice((**C.eredu_offload_unit_desc)(p), len(units))
-		for i, u := range units {
-			q, err := mem.alloc(unsafe.Sizeof(C.eredu_offload_unit_desc{}))
-			if err != nil {
-				return nil, err
-			}
-			d := (*C.eredu_offload_unit_desc)(q)
-			C.eredu_offload_unit_desc_init(d, nil)
-			if d.id, err = mem.cstring(u.ID, "offload unit id"); err != nil {
-				return nil, err
-			}
-			d.bytes = C.uint64_t(u.Bytes)
-			d.policy = C.eredu_residency_policy(u.Policy)
-			d.tier = C.eredu_memory_tier(u.Tier)
-			descs[i] = d
+		d := (*C.eredu_offload_unit_desc)(q)
+		C.eredu_offload_unit_desc_init(d, nil)
+		if d.id, err = mem.cstring(units[i].ID, "offload unit id"); err != nil {
+			return nil, err
 		}
-		array = (**C.eredu_offload_unit_desc)(p)
+		d.bytes = C.uint64_t(units[i].Bytes)
+		d.policy = C.eredu_residency_policy(units[i].Policy)
+		d.tier = C.eredu_memory_tier(units[i].Tier)
+		return d, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	var out *C.eredu_offload_plan
 	var cerr *C.eredu_error

@@ -34,41 +34,24 @@ type Projection struct {
 }
 
 func (m *cMemory) moduleParameters(params []ModuleParameter) (**C.eredu_module_parameter, error) {
-	if len(params) == 0 {
-		return nil, nil
-	}
-	p, err := m.alloc(uintptr(len(params)) * unsafe.Sizeof((*C.eredu_module_parameter)(nil)))
-	if err != nil {
-		return nil, err
-	}
-	array := unsafe.Slice((**C.eredu_module_parameter)(p), len(params))
-	for i, param := range params {
+	return pointerArray(m, len(params), func(i int) (*C.eredu_module_parameter, error) {
 		q, err := m.alloc(unsafe.Sizeof(C.eredu_module_parameter{}))
 		if err != nil {
 			return nil, err
 		}
 		cp := (*C.eredu_module_parameter)(q)
 		C.eredu_module_parameter_init(cp, nil)
-		if cp.id, err = m.cstring(param.ID, "module parameter id"); err != nil {
+		if cp.id, err = m.cstring(params[i].ID, "module parameter id"); err != nil {
 			return nil, err
 		}
-		if cp.shape, err = m.uint64s(param.Shape); err != nil {
+		if cp.shape, err = m.uint64s(params[i].Shape); err != nil {
 			return nil, err
 		}
-		cp.ndim = C.size_t(len(param.Shape))
-		cp.has_dtype = cbool(param.HasDType)
-		cp.dtype = C.eredu_dtype(param.DType)
-		array[i] = cp
-	}
-	return (**C.eredu_module_parameter)(p), nil
-}
-
-// groupResult wraps the out-parameter of a group builder.
-func groupResult(status C.eredu_status, out *C.eredu_group, cerr *C.eredu_error) (*ParameterGroupSpec, error) {
-	if err := takeError(status, cerr); err != nil {
-		return nil, err
-	}
-	return newGroup(out), nil
+		cp.ndim = C.size_t(len(params[i].Shape))
+		cp.has_dtype = cbool(params[i].HasDType)
+		cp.dtype = C.eredu_dtype(params[i].DType)
+		return cp, nil
+	})
 }
 
 // ProjectionParameterGroup describes one module as an unpartitioned group
@@ -81,11 +64,7 @@ func ProjectionParameterGroup(name string, role ParameterRole, scope GroupScope,
 	}
 	var mem cMemory
 	defer mem.free()
-	cname, err := mem.cstring(name, "group name")
-	if err != nil {
-		return nil, err
-	}
-	cscope, err := mem.scope(scope)
+	cname, cscope, err := mem.groupHead(name, scope)
 	if err != nil {
 		return nil, err
 	}
@@ -109,36 +88,26 @@ func PartitionedProjectionGroup(name string, role ParameterRole, scope GroupScop
 	}
 	var mem cMemory
 	defer mem.free()
-	cname, err := mem.cstring(name, "group name")
+	cname, cscope, err := mem.groupHead(name, scope)
 	if err != nil {
 		return nil, err
 	}
-	cscope, err := mem.scope(scope)
-	if err != nil {
-		return nil, err
-	}
-	var array **C.eredu_projection
-	if len(projections) > 0 {
-		p, err := mem.alloc(uintptr(len(projections)) * unsafe.Sizeof((*C.eredu_projection)(nil)))
+	array, err := pointerArray(&mem, len(projections), func(i int) (*C.eredu_projection, error) {
+		q, err := mem.alloc(unsafe.Sizeof(C.eredu_projection{}))
 		if err != nil {
 			return nil, err
 		}
-		slots := unsafe.Slice((**C.eredu_projection)(p), len(projections))
-		for i, projection := range projections {
-			q, err := mem.alloc(unsafe.Sizeof(C.eredu_projection{}))
-			if err != nil {
-				return nil, err
-			}
-			cp := (*C.eredu_projection)(q)
-			C.eredu_projection_init(cp, nil)
-			if cp.parameters, err = mem.moduleParameters(projection.Parameters); err != nil {
-				return nil, err
-			}
-			cp.parameter_count = C.size_t(len(projection.Parameters))
-			cp.placement = C.eredu_projection_sharding(projection.Placement)
-			slots[i] = cp
+		cp := (*C.eredu_projection)(q)
+		C.eredu_projection_init(cp, nil)
+		if cp.parameters, err = mem.moduleParameters(projections[i].Parameters); err != nil {
+			return nil, err
 		}
-		array = (**C.eredu_projection)(p)
+		cp.parameter_count = C.size_t(len(projections[i].Parameters))
+		cp.placement = C.eredu_projection_sharding(projections[i].Placement)
+		return cp, nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	var out *C.eredu_group
 	var cerr *C.eredu_error
@@ -158,11 +127,7 @@ func SegmentedProjectionGroup(name string, role ParameterRole, scope GroupScope,
 	}
 	var mem cMemory
 	defer mem.free()
-	cname, err := mem.cstring(name, "group name")
-	if err != nil {
-		return nil, err
-	}
-	cscope, err := mem.scope(scope)
+	cname, cscope, err := mem.groupHead(name, scope)
 	if err != nil {
 		return nil, err
 	}
@@ -174,11 +139,7 @@ func SegmentedProjectionGroup(name string, role ParameterRole, scope GroupScope,
 	if err != nil {
 		return nil, err
 	}
-	flat := make([]uint64, 0, 2*len(segments))
-	for _, r := range segments {
-		flat = append(flat, r.Start, r.End)
-	}
-	csegments, err := mem.uint64s(flat)
+	csegments, err := mem.ranges(segments)
 	if err != nil {
 		return nil, err
 	}
@@ -216,19 +177,11 @@ func NewParallelModelInfo(topology ParallelTopology, effectiveModelType string, 
 	if err != nil {
 		return ParallelModelInfo{}, err
 	}
-	var owned **C.char
-	if len(ownedTensors) > 0 {
-		p, err := mem.alloc(uintptr(len(ownedTensors)) * unsafe.Sizeof((*C.char)(nil)))
-		if err != nil {
-			return ParallelModelInfo{}, err
-		}
-		slots := unsafe.Slice((**C.char)(p), len(ownedTensors))
-		for i, target := range ownedTensors {
-			if slots[i], err = mem.cstring(target, "owned tensor"); err != nil {
-				return ParallelModelInfo{}, err
-			}
-		}
-		owned = (**C.char)(p)
+	owned, err := pointerArray(&mem, len(ownedTensors), func(i int) (*C.char, error) {
+		return mem.cstring(ownedTensors[i], "owned tensor")
+	})
+	if err != nil {
+		return ParallelModelInfo{}, err
 	}
 	var info *C.eredu_parallel_model_info
 	var cerr *C.eredu_error

@@ -125,19 +125,11 @@ func NewStaticUnitBindings(id string, bindings []WeightBinding) (*StaticUnitBind
 	if err != nil {
 		return nil, err
 	}
-	var array **C.eredu_weight_binding_desc
-	if len(bindings) > 0 {
-		p, err := mem.alloc(uintptr(len(bindings)) * unsafe.Sizeof((*C.eredu_weight_binding_desc)(nil)))
-		if err != nil {
-			return nil, err
-		}
-		slots := unsafe.Slice((**C.eredu_weight_binding_desc)(p), len(bindings))
-		for i, b := range bindings {
-			if slots[i], err = mem.weightBinding(b); err != nil {
-				return nil, err
-			}
-		}
-		array = (**C.eredu_weight_binding_desc)(p)
+	array, err := pointerArray(&mem, len(bindings), func(i int) (*C.eredu_weight_binding_desc, error) {
+		return mem.weightBinding(bindings[i])
+	})
+	if err != nil {
+		return nil, err
 	}
 	var out *C.eredu_static_unit_bindings
 	var cerr *C.eredu_error
