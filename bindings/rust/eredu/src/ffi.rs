@@ -27,6 +27,21 @@ pub(crate) fn call(f: impl FnOnce(*mut *mut sys::eredu_error) -> sys::eredu_stat
     }
 }
 
+/// Runs one fallible C call that hands the caller a text buffer, and returns
+/// a copy of the text. `f` receives the text and length out-pointers and the
+/// error slot, to pass as the call's last three arguments; on success the
+/// library stores a caller-owned UTF-8 buffer of that length there.
+pub(crate) fn call_text(
+    f: impl FnOnce(*mut *mut c_char, *mut usize, *mut *mut sys::eredu_error) -> sys::eredu_status,
+) -> Result<String> {
+    let mut text: *mut c_char = ptr::null_mut();
+    let mut length = 0;
+    call(|error| f(&mut text, &mut length, error))?;
+    // SAFETY: on success `text` is a caller-owned buffer of `length` UTF-8
+    // bytes, released by take_text.
+    Ok(unsafe { take_text(text, length) })
+}
+
 /// The value of a call that cannot fail for a valid handle and index, which
 /// this crate guarantees; a failure is a library bug and panics.
 pub(crate) fn infallible<T>(result: Result<T>, what: &str) -> T {

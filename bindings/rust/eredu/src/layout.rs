@@ -8,9 +8,42 @@ use std::ptr::{self, NonNull};
 use eredu_sys as sys;
 
 use crate::error::{ErrorCode, Result};
-use crate::ffi::{borrowed_slice, borrowed_str, call, infallible, struct_size, take_text};
+use crate::ffi::{borrowed_slice, borrowed_str, call, call_text, infallible, struct_size};
 use crate::group::{Dtype, ParameterRole};
 use crate::plan::{ParallelCoordinates, ParallelTopology, ShardingPolicy};
+
+/// A layout getter writing one value.
+type LayoutGetter<T> = unsafe extern "C" fn(
+    *const sys::eredu_layout,
+    *mut T,
+    *mut *mut sys::eredu_error,
+) -> sys::eredu_status;
+
+/// A per-tensor getter writing one value.
+type TensorGetter<T> = unsafe extern "C" fn(
+    *const sys::eredu_layout,
+    usize,
+    *mut T,
+    *mut *mut sys::eredu_error,
+) -> sys::eredu_status;
+
+/// A per-tensor getter writing a value and whether it is present.
+type OptionalTensorGetter<T> = unsafe extern "C" fn(
+    *const sys::eredu_layout,
+    usize,
+    *mut T,
+    *mut bool,
+    *mut *mut sys::eredu_error,
+) -> sys::eredu_status;
+
+/// A per-tensor getter lending an array of `T` (pointer and length).
+type BorrowedTensorGetter<T> = unsafe extern "C" fn(
+    *const sys::eredu_layout,
+    usize,
+    *mut *const T,
+    *mut usize,
+    *mut *mut sys::eredu_error,
+) -> sys::eredu_status;
 
 /// The immutable plan of one rank (`eredu_layout`), freed on drop. Tensors
 /// are addressed by index in byte-wise ascending order of target, or by
@@ -57,17 +90,22 @@ impl LocalModelLayout {
         self.raw.as_ptr()
     }
 
-    /// The number of planned physical tensors (materialized or omitted).
-    pub fn len(&self) -> usize {
-        let mut count = 0;
+    /// Reads one value of the layout through a getter that cannot fail.
+    fn value<T: Default>(&self, what: &str, getter: LayoutGetter<T>) -> T {
+        let mut value = T::default();
         infallible(
             call(|error| {
                 // SAFETY: a live layout and a valid out-pointer.
-                unsafe { sys::eredu_layout_tensor_count(self.as_ptr(), &mut count, error) }
+                unsafe { getter(self.as_ptr(), &mut value, error) }
             }),
-            "eredu_layout_tensor_count",
+            what,
         );
-        count
+        value
+    }
+
+    /// The number of planned physical tensors (materialized or omitted).
+    pub fn len(&self) -> usize {
+        self.value("eredu_layout_tensor_count", sys::eredu_layout_tensor_count)
     }
 
     /// Whether no physical tensors were planned.
@@ -99,15 +137,7 @@ impl LocalModelLayout {
 
     /// The global rank the layout was planned for.
     pub fn rank(&self) -> u64 {
-        let mut rank = 0;
-        infallible(
-            call(|error| {
-                // SAFETY: a live layout and a valid out-pointer.
-                unsafe { sys::eredu_layout_rank(self.as_ptr(), &mut rank, error) }
-            }),
-            "eredu_layout_rank",
-        );
-        rank
+        self.value("eredu_layout_rank", sys::eredu_layout_rank)
     }
 
     /// The rank's coordinate on every axis.
@@ -134,15 +164,7 @@ impl LocalModelLayout {
 
     /// The policy the layout was planned with.
     pub fn policy(&self) -> ShardingPolicy {
-        let mut policy = 0;
-        infallible(
-            call(|error| {
-                // SAFETY: a live layout and a valid out-pointer.
-                unsafe { sys::eredu_layout_policy(self.as_ptr(), &mut policy, error) }
-            }),
-            "eredu_layout_policy",
-        );
-        ShardingPolicy::from_raw(policy)
+        ShardingPolicy::from_raw(self.value("eredu_layout_policy", sys::eredu_layout_policy))
     }
 
     /// The byte and tensor totals.
@@ -226,15 +248,10 @@ impl LocalModelLayout {
     /// # Errors
     /// `OutOfMemory`.
     pub fn to_json(&self) -> Result<String> {
-        let mut text: *mut c_char = ptr::null_mut();
-        let mut length = 0;
-        call(|error| {
+        call_text(|text, length, error| {
             // SAFETY: a live layout and valid out-pointers.
-            unsafe { sys::eredu_layout_to_json(self.as_ptr(), &mut text, &mut length, error) }
-        })?;
-        // SAFETY: on success `text` is a caller-owned buffer of `length`
-        // UTF-8 bytes, released by take_text.
-        Ok(unsafe { take_text(text, length) })
+            unsafe { sys::eredu_layout_to_json(self.as_ptr(), text, length, error) }
+        })
     }
 }
 
@@ -266,18 +283,46 @@ pub struct LocalTensorLayout<'a> {
 }
 
 impl<'a> LocalTensorLayout<'a> {
-    fn string(
-        &self,
-        what: &str,
-        getter: unsafe extern "C" fn(
-            *const sys::eredu_layout,
-            usize,
-            *mut *const c_char,
-            *mut usize,
-            *mut *mut sys::eredu_error,
-        ) -> sys::eredu_status,
-    ) -> &'a str {
-        let mut text = ptr::null();
+    /// Reads one value of the tensor through a getter that cannot fail.
+    fn value<T: Default>(&self, what: &str, getter: TensorGetter<T>) -> T {
+        let mut value = T::default();
+        infallible(
+            call(|error| {
+                // SAFETY: a live layout, an index below its count and a valid
+                // out-pointer.
+                unsafe { getter(self.layout.as_ptr(), self.index, &mut value, error) }
+            }),
+            what,
+        );
+        value
+    }
+
+    /// Reads one value of the tensor that may be absent.
+    fn optional<T: Default>(&self, what: &str, getter: OptionalTensorGetter<T>) -> Option<T> {
+        let mut value = T::default();
+        let mut present = false;
+        infallible(
+            call(|error| {
+                // SAFETY: a live layout, an index below its count and valid
+                // out-pointers.
+                unsafe {
+                    getter(
+                        self.layout.as_ptr(),
+                        self.index,
+                        &mut value,
+                        &mut present,
+                        error,
+                    )
+                }
+            }),
+            what,
+        );
+        present.then_some(value)
+    }
+
+    /// The pointer and length of an array of `T` the layout lends.
+    fn borrowed<T>(&self, what: &str, getter: BorrowedTensorGetter<T>) -> (*const T, usize) {
+        let mut data = ptr::null();
         let mut length = 0;
         infallible(
             call(|error| {
@@ -287,7 +332,7 @@ impl<'a> LocalTensorLayout<'a> {
                     getter(
                         self.layout.as_ptr(),
                         self.index,
-                        &mut text,
+                        &mut data,
                         &mut length,
                         error,
                     )
@@ -295,39 +340,17 @@ impl<'a> LocalTensorLayout<'a> {
             }),
             what,
         );
+        (data, length)
+    }
+
+    fn string(&self, what: &str, getter: BorrowedTensorGetter<c_char>) -> &'a str {
+        let (text, length) = self.borrowed(what, getter);
         // SAFETY: borrowed from the layout, valid for 'a.
         unsafe { borrowed_str(text, length) }
     }
 
-    fn shape(
-        &self,
-        what: &str,
-        getter: unsafe extern "C" fn(
-            *const sys::eredu_layout,
-            usize,
-            *mut *const u64,
-            *mut usize,
-            *mut *mut sys::eredu_error,
-        ) -> sys::eredu_status,
-    ) -> &'a [u64] {
-        let mut shape = ptr::null();
-        let mut ndim = 0;
-        infallible(
-            call(|error| {
-                // SAFETY: a live layout, an index below its count and valid
-                // out-pointers.
-                unsafe {
-                    getter(
-                        self.layout.as_ptr(),
-                        self.index,
-                        &mut shape,
-                        &mut ndim,
-                        error,
-                    )
-                }
-            }),
-            what,
-        );
+    fn shape(&self, what: &str, getter: BorrowedTensorGetter<u64>) -> &'a [u64] {
+        let (shape, ndim) = self.borrowed(what, getter);
         // SAFETY: borrowed from the layout, valid for 'a.
         unsafe { borrowed_slice(shape, ndim) }
     }
@@ -355,44 +378,15 @@ impl<'a> LocalTensorLayout<'a> {
 
     /// The semantic parameter role.
     pub fn role(&self) -> ParameterRole {
-        let mut role = 0;
-        infallible(
-            call(|error| {
-                // SAFETY: a live layout, a valid index and out-pointer.
-                unsafe {
-                    sys::eredu_layout_tensor_role(
-                        self.layout.as_ptr(),
-                        self.index,
-                        &mut role,
-                        error,
-                    )
-                }
-            }),
-            "eredu_layout_tensor_role",
-        );
-        ParameterRole::from_raw(role)
+        ParameterRole::from_raw(
+            self.value("eredu_layout_tensor_role", sys::eredu_layout_tensor_role),
+        )
     }
 
     /// The element type, when the member has one.
     pub fn dtype(&self) -> Option<Dtype> {
-        let mut dtype = 0;
-        let mut present = false;
-        infallible(
-            call(|error| {
-                // SAFETY: a live layout, a valid index and out-pointers.
-                unsafe {
-                    sys::eredu_layout_tensor_dtype(
-                        self.layout.as_ptr(),
-                        self.index,
-                        &mut dtype,
-                        &mut present,
-                        error,
-                    )
-                }
-            }),
-            "eredu_layout_tensor_dtype",
-        );
-        present.then(|| Dtype::from_raw(dtype))
+        self.optional("eredu_layout_tensor_dtype", sys::eredu_layout_tensor_dtype)
+            .map(Dtype::from_raw)
     }
 
     /// The checkpoint-global shape, in elements.
@@ -474,24 +468,10 @@ impl<'a> LocalTensorLayout<'a> {
     /// The size of the complete semantic partition domain, when the group is
     /// partitioned (also after a fallback or when omitted).
     pub fn logical_units(&self) -> Option<u64> {
-        let mut units = 0;
-        let mut present = false;
-        infallible(
-            call(|error| {
-                // SAFETY: a live layout, a valid index and out-pointers.
-                unsafe {
-                    sys::eredu_layout_tensor_logical_units(
-                        self.layout.as_ptr(),
-                        self.index,
-                        &mut units,
-                        &mut present,
-                        error,
-                    )
-                }
-            }),
+        self.optional(
             "eredu_layout_tensor_logical_units",
-        );
-        present.then_some(units)
+            sys::eredu_layout_tensor_logical_units,
+        )
     }
 
     /// The logical units this rank owns, in the group's semantic domain.
@@ -520,45 +500,19 @@ impl<'a> LocalTensorLayout<'a> {
 
     /// Whether permissive planning replicated an unsupported shard.
     pub fn fell_back_to_replication(&self) -> bool {
-        let mut fell_back = false;
-        infallible(
-            call(|error| {
-                // SAFETY: a live layout, a valid index and out-pointer.
-                unsafe {
-                    sys::eredu_layout_tensor_fell_back(
-                        self.layout.as_ptr(),
-                        self.index,
-                        &mut fell_back,
-                        error,
-                    )
-                }
-            }),
+        self.value(
             "eredu_layout_tensor_fell_back",
-        );
-        fell_back
+            sys::eredu_layout_tensor_fell_back,
+        )
     }
 
     /// The bytes the tensor occupies on this rank: 0 when omitted, `None`
     /// for a materialized tensor without a dtype.
     pub fn local_bytes(&self) -> Option<u64> {
-        let mut bytes = 0;
-        let mut present = false;
-        infallible(
-            call(|error| {
-                // SAFETY: a live layout, a valid index and out-pointers.
-                unsafe {
-                    sys::eredu_layout_tensor_local_bytes(
-                        self.layout.as_ptr(),
-                        self.index,
-                        &mut bytes,
-                        &mut present,
-                        error,
-                    )
-                }
-            }),
+        self.optional(
             "eredu_layout_tensor_local_bytes",
-        );
-        present.then_some(bytes)
+            sys::eredu_layout_tensor_local_bytes,
+        )
     }
 }
 

@@ -8,7 +8,7 @@ use std::ptr;
 use eredu_sys as sys;
 
 use crate::error::Result;
-use crate::ffi::{call, flag, struct_size, take_text};
+use crate::ffi::{call_text, flag, struct_size};
 use crate::model::ModelDescription;
 use crate::plan::{ParallelTopology, ShardingPolicy};
 
@@ -43,9 +43,7 @@ pub fn plan_world_json(
     policy: ShardingPolicy,
     threads: u32,
 ) -> Result<String> {
-    let mut text: *mut c_char = ptr::null_mut();
-    let mut length = 0;
-    call(|error| {
+    call_text(|text, length, error| {
         // SAFETY: a live model and valid out-pointers.
         unsafe {
             sys::eredu_plan_world_json(
@@ -56,14 +54,12 @@ pub fn plan_world_json(
                 topology.data,
                 policy.to_raw(),
                 threads,
-                &mut text,
-                &mut length,
+                text,
+                length,
                 error,
             )
         }
-    })?;
-    // SAFETY: on success a caller-owned UTF-8 buffer of `length` bytes.
-    Ok(unsafe { take_text(text, length) })
+    })
 }
 
 /// Plans every rank, proves coverage and admits each rank's bytes under a
@@ -94,9 +90,7 @@ pub fn check_json(
         device_budget_bytes: options.device_budget_bytes.unwrap_or(0),
         threads: options.threads,
     };
-    let mut text: *mut c_char = ptr::null_mut();
-    let mut length = 0;
-    call(|error| {
+    call_text(|text, length, error| {
         // SAFETY: a live model, options whose document is borrowed for the
         // call, and valid out-pointers.
         unsafe {
@@ -108,12 +102,10 @@ pub fn check_json(
                 topology.data,
                 policy.to_raw(),
                 &raw,
-                &mut text,
-                &mut length,
+                text,
+                length,
                 error,
             )
         }
-    })?;
-    // SAFETY: on success a caller-owned UTF-8 buffer of `length` bytes.
-    Ok(unsafe { take_text(text, length) })
+    })
 }
