@@ -220,10 +220,13 @@ EREDU_API eredu_status eredu_ggml_type_by_name(const char *name, eredu_ggml_type
  * members in order [packed weight, scale (if any), affine bias (if any)],
  * with shapes, dtypes and shardings as the table at the top of this header.
  * Shardings are copied, except PARTITIONED_SEGMENTS / SEGMENTED on a
- * remapped axis, whose bounds are divided: AFFINE/MXFP4 weight by 32 / bits
- * in integer division (the seed's quirk: 3 bits -> 10), companions by the
- * group, GGUF by the block values, the BLOCK_FP8 scale by block_rows on the
- * row axis and block_columns on the column axis.
+ * packed axis, whose bounds become physical indices by exact geometry:
+ * AFFINE/MXFP4 weight by exact bits (k = 32 / gcd(32, bits) values fill
+ * k * bits / 32 words; a bound must be a multiple of k), companions by the
+ * group, GGUF to bytes (bound / block values * block bytes), the BLOCK_FP8
+ * scale by block_rows on the row axis and block_columns on the column axis
+ * (a bound at the axis end maps to the last, partial block); see
+ * docs/decisions.md, "Segment remapping by exact geometry".
  *
  * @param member the logical dense member (as for eredu_group_new).
  * @param spec   its declaration.

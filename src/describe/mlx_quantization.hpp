@@ -43,8 +43,8 @@ Result<std::optional<MlxQuantization>> read_mlx_quantization(const ConfigFields&
 /// `<module>.scales` and `<module>.biases` [.., rows, cols/group] of the
 /// companion dtype; partitioned groups get their units reduced by gcd
 /// (expand_linear_format_parameter_groups). Errors: the expansion's
-/// (InvalidTensor when an input width is not a multiple of the group or of
-/// 32/bits, naming the member).
+/// (InvalidTensor when an input width is not a multiple of the group or does
+/// not fill whole 32-bit words, naming the member).
 Result<std::vector<ParameterGroupSpec>> expand_mlx_groups(std::vector<ParameterGroupSpec> groups,
                                                           const MlxQuantization& quantization,
                                                           const WeightIndex& index);

@@ -1,6 +1,7 @@
 #include "plan/expand.hpp"
 
 #include "core/checked.hpp"
+#include "format/axis_cells.hpp"
 #include "format/ggml.hpp"
 
 namespace eredu {
@@ -10,23 +11,34 @@ Error invalid_tensor(std::string message) {
   return Error{Status::InvalidTensor, std::move(message)};
 }
 
-// Seed `remap_linear_segments`: segment bounds on `axis` divided by
-// `divisor`. A divisor of 0 (only from an unvalidated bit width above 32,
-// where the seed divides by zero) keeps just 0..0 segments.
-Result<MemberSharding> remap_linear_segments(const MemberSharding& sharding, std::uint64_t axis,
-                                             std::uint64_t divisor, const std::string& name) {
+// Seed `remap_linear_segments`, with this project's exact geometry: the
+// bounds of segments on a remapped axis become the physical indices of the
+// cells they start (GGUF: bytes; packed words: by exact bits; companions:
+// blocks or groups), so a segment must start and end on a cell boundary (or
+// end at the axis end, for cells of one unit). Other shardings are copied.
+Result<MemberSharding> remap_linear_segments(const ParameterMemberSpec& source,
+                                             const LinearFormat& format, EncodedRole role) {
+  const MemberSharding& sharding = source.sharding();
   const bool segmented = sharding.kind == ShardingKind::PartitionedSegments ||
                          sharding.kind == ShardingKind::Segmented;
-  if (!segmented || sharding.axis != axis) return sharding;
+  const auto& shape = source.global_shape();
+  if (!segmented || sharding.axis >= shape.size()) return sharding;
+  const std::optional<AxisCells> cells = axis_cells(format, role, sharding.axis, shape.size());
+  if (!cells) {
+    return failf(Status::InvalidTensor, "linear format of {} has no valid geometry",
+                 source.target());
+  }
+  if (cells->identity()) return sharding;
   MemberSharding remapped = sharding;
+  const std::uint64_t extent = shape[sharding.axis];
   for (IndexRange& segment : remapped.segments) {
-    const bool aligned = divisor == 0 ? segment.start == 0 && segment.end == 0
-                                      : segment.start % divisor == 0 && segment.end % divisor == 0;
-    if (!aligned) {
+    const auto start = physical_bound(*cells, segment.start, extent);
+    const auto end = physical_bound(*cells, segment.end, extent);
+    if (!start || !end) {
       return failf(Status::InvalidTensor, "packed companion {} segment {}..{} is not aligned to {}",
-                   name, segment.start, segment.end, divisor);
+                   source.target(), segment.start, segment.end, cells->values);
     }
-    if (divisor != 0) segment = IndexRange{segment.start / divisor, segment.end / divisor};
+    segment = IndexRange{*start, *end};
   }
   return remapped;
 }
@@ -57,8 +69,8 @@ Result<std::vector<ParameterMemberSpec>> expand_block_fp8(const ParameterMemberS
   const std::uint64_t column_axis = scale_shape.size() - 1;
   scale_shape[row_axis] = div_ceil(scale_shape[row_axis], rows);
   scale_shape[column_axis] = div_ceil(scale_shape[column_axis], columns);
-  EREDU_TRY(by_rows, remap_linear_segments(source.sharding(), row_axis, rows, name));
-  EREDU_TRY(scale_sharding, remap_linear_segments(by_rows, column_axis, columns, name));
+  EREDU_TRY(scale_sharding,
+            remap_linear_segments(source, declaration.encoding(), EncodedRole::Scale));
   const Dtype scale_dtype = declaration.companion_dtype().value_or(
       fp8.scale_encoding == BlockFp8ScaleEncoding::Ue8m0 ? Dtype::F8E8M0 : Dtype::F32);
   return std::vector<ParameterMemberSpec>{
@@ -87,7 +99,7 @@ Result<std::vector<ParameterMemberSpec>> expand_gguf(const ParameterMemberSpec& 
   auto bytes = checked_mul(input / values, block.value().block_bytes);
   if (!bytes) return failf(Status::InvalidTensor, "GGUF matrix {} overflows", name);
   packed[column_axis] = *bytes;
-  EREDU_TRY(sharding, remap_linear_segments(source.sharding(), column_axis, values, name));
+  EREDU_TRY(sharding, remap_linear_segments(source, declaration.encoding(), EncodedRole::Weight));
   return std::vector<ParameterMemberSpec>{
       ParameterMemberSpec(name, std::move(packed), std::move(sharding), Dtype::U8)};
 }
@@ -128,10 +140,9 @@ Result<std::vector<ParameterMemberSpec>> expand_packed(const ParameterMemberSpec
   packed[column_axis] = *packed_bits / 32;
   std::vector<std::uint64_t> companion = source.global_shape();
   companion[column_axis] = input / group;
-  // Project decision 5: the seed's `32 / bits` integer division.
-  EREDU_TRY(weight_sharding,
-            remap_linear_segments(source.sharding(), column_axis, 32 / bits, name));
-  EREDU_TRY(companion_sharding, remap_linear_segments(source.sharding(), column_axis, group, name));
+  const LinearFormat& format = declaration.encoding();
+  EREDU_TRY(weight_sharding, remap_linear_segments(source, format, EncodedRole::Weight));
+  EREDU_TRY(companion_sharding, remap_linear_segments(source, format, EncodedRole::Scale));
   const std::optional<Dtype> companion_dtype =
       quantization.has_biases()
           ? (declaration.companion_dtype() ? declaration.companion_dtype() : source.dtype())

@@ -30,10 +30,10 @@ namespace eredu {
 ///   F8_E8M0 (ue8m0).
 ///
 /// Shardings are copied, except PartitionedSegments / Segmented on a
-/// remapped axis, whose bounds are divided (affine and MXFP4 weight by
-/// `32 / bits` in integer division, companions by the group; GGUF by the
-/// block values; block-FP8 scale by block rows on the row axis, then block
-/// columns on the column axis).
+/// packed axis, whose bounds become the physical index of the cell they
+/// start (format/axis_cells.hpp: affine and MXFP4 weight words by exact
+/// bits, companions by the group; GGUF bytes; block-FP8 scale blocks, the
+/// axis end mapping to the last, partial block).
 ///
 /// Errors, in the seed's order: Dense with companions (InvalidGroup); fewer
 /// than 2 axes (InvalidTensor); per format the companion checks

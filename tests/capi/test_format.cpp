@@ -368,20 +368,21 @@ TEST_SUITE("capi.format") {
 
   TEST_CASE("segment remap and its errors through the C API") {
     const eredu_linear_format three_bits = affine(32, 3);
-    auto quirk =
+    auto exact =
         expand_member(sharded("w", {4, 320}, EREDU_SHARDING_SEGMENTED, 1, {0, 160, 160, 320}),
                       spec_of(&three_bits, "s", "b"));
-    REQUIRE(quirk.status == EREDU_OK);
-    const auto members = read(quirk.handle.get());
-    CHECK(members[0].segments == std::vector<std::uint64_t>{0, 16, 16, 32});  // 32 / 3 = 10
+    REQUIRE(exact.status == EREDU_OK);
+    const auto members = read(exact.handle.get());
+    // By exact bits: 160 values are 480 bits, 15 words.
+    CHECK(members[0].segments == std::vector<std::uint64_t>{0, 15, 15, 30});
     CHECK(members[1].segments == std::vector<std::uint64_t>{0, 5, 5, 10});
 
     auto misaligned =
-        expand_member(sharded("w", {4, 64}, EREDU_SHARDING_SEGMENTED, 1, {0, 32, 32, 64}),
+        expand_member(sharded("w", {4, 64}, EREDU_SHARDING_SEGMENTED, 1, {0, 16, 16, 64}),
                       spec_of(&three_bits, "s", "b"));
     CHECK(misaligned.status == EREDU_E_INVALID_TENSOR);
     CHECK(misaligned.handle == nullptr);
-    CHECK(misaligned.message == "packed companion w segment 0..32 is not aligned to 10");
+    CHECK(misaligned.message == "packed companion w segment 0..16 is not aligned to 32");
   }
 
   TEST_CASE("expansion errors: validated specs, then the seed's checks") {

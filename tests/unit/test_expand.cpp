@@ -145,31 +145,32 @@ TEST_CASE("segment remap on the remapped axis only") {
     CHECK(partitioned[0].sharding() == MemberSharding::partitioned(1));
     CHECK(partitioned[1].sharding() == MemberSharding::partitioned(1));
   }
-  SUBCASE("the 32 / bits quirk: 3 bits divide by 10") {
+  SUBCASE("3 bits by exact bits: 32 values fill 3 words (not the seed's 32 / 3 = 10)") {
     auto members =
         expand(member("w", {4, 320}, MemberSharding::segmented(1, {{0, 160}, {160, 320}})),
                LinearFormatSpec::affine(LinearFormat::affine({32, 3}), "s", "b"));
     CHECK(members[0].global_shape() == Shape{4, 30});
-    // 160 / 10 = 16: past the 30 packed words, exactly as the seed computes.
-    CHECK(members[0].sharding() == MemberSharding::segmented(1, {{0, 16}, {16, 32}}));
+    // Bits [0, 480) and [480, 960): words [0, 15) and [15, 30).
+    CHECK(members[0].sharding() == MemberSharding::segmented(1, {{0, 15}, {15, 30}}));
     CHECK(members[1].sharding() == MemberSharding::segmented(1, {{0, 5}, {5, 10}}));
   }
-  SUBCASE("quirk divisors for 5, 6 and 8 bits") {
-    for (auto [bits, divisor] : {std::pair{5, 6}, std::pair{6, 5}, std::pair{8, 4}}) {
+  SUBCASE("5, 6 and 8 bits by exact bits") {
+    for (auto [bits, words] : {std::pair{5, 150}, std::pair{6, 180}, std::pair{8, 240}}) {
       CAPTURE(bits);
-      const std::uint64_t end = 960;  // a multiple of 32, 6, 5 and 4
+      const std::uint64_t end = 960;  // 960 values: 150, 180 and 240 words
       auto members = expand(member("w", {2, end}, MemberSharding::segmented(1, {{0, end}})),
                             LinearFormatSpec::affine(LinearFormat::affine({32, bits}), "s", "b"));
       CHECK(members[0].sharding() ==
-            MemberSharding::segmented(1, {{0, end / static_cast<std::uint64_t>(divisor)}}));
+            MemberSharding::segmented(1, {{0, static_cast<std::uint64_t>(words)}}));
     }
   }
-  SUBCASE("misaligned weight segment names the source and the divisor") {
+  SUBCASE("a weight segment off a word boundary names the source and the cell") {
+    // 3 bits: only multiples of 32 values end on a word boundary.
     auto error =
-        expand_error(member("w", {4, 64}, MemberSharding::segmented(1, {{0, 32}, {32, 64}})),
-                     LinearFormatSpec::affine(LinearFormat::affine({32, 3}), "s", "b").value());
+        expand_error(member("w", {4, 64}, MemberSharding::segmented(1, {{0, 16}, {16, 64}})),
+                     LinearFormatSpec::affine(LinearFormat::affine({16, 3}), "s", "b").value());
     CHECK(error.code == Status::InvalidTensor);
-    CHECK(error.message == "packed companion w segment 0..32 is not aligned to 10");
+    CHECK(error.message == "packed companion w segment 0..16 is not aligned to 32");
   }
   SUBCASE("misaligned companion segment: the source target is named") {
     auto error = expand_error(
@@ -184,12 +185,16 @@ TEST_CASE("segment remap on the remapped axis only") {
     CHECK(members[0].sharding() == MemberSharding::segmented(1, {{0, 8}, {8, 16}}));
     CHECK(members[1].sharding() == MemberSharding::segmented(1, {{0, 2}, {2, 4}}));
   }
-  SUBCASE("GGUF by block values (block indices on a byte axis, as the seed does)") {
+  SUBCASE("GGUF to bytes: bound / block values × block bytes (not the seed's block indices)") {
     auto members = expand(
         member("w", {2, 512}, MemberSharding::partitioned_segments(1, {{0, 256}, {256, 512}})),
         LinearFormatSpec::unscaled(LinearFormat::gguf(12)));
     CHECK(members[0].global_shape() == Shape{2, 288});
-    CHECK(members[0].sharding() == MemberSharding::partitioned_segments(1, {{0, 1}, {1, 2}}));
+    CHECK(members[0].sharding() == MemberSharding::partitioned_segments(1, {{0, 144}, {144, 288}}));
+    auto f16 =
+        expand(member("w", {64, 4096}, MemberSharding::segmented(1, {{0, 2048}, {2048, 4096}})),
+               LinearFormatSpec::unscaled(LinearFormat::gguf(1)));
+    CHECK(f16[0].sharding() == MemberSharding::segmented(1, {{0, 4096}, {4096, 8192}}));
     auto error = expand_error(member("w", {2, 512}, MemberSharding::segmented(1, {{16, 48}})),
                               LinearFormatSpec::unscaled(LinearFormat::gguf(2)).value());
     CHECK(error.message == "packed companion w segment 16..48 is not aligned to 32");
@@ -208,6 +213,12 @@ TEST_CASE("segment remap on the remapped axis only") {
                               LinearFormatSpec::scaled(kUe8m0, "s").value());
     CHECK(error.code == Status::InvalidTensor);
     CHECK(error.message == "packed companion w segment 0..100 is not aligned to 128");
+    // A segment that ends at the axis end maps to the last, partial block.
+    auto tail =
+        expand(member("w", {576, 256}, MemberSharding::segmented(0, {{0, 512}, {512, 576}})),
+               LinearFormatSpec::scaled(kUe8m0, "s"));
+    CHECK(tail[1].global_shape() == Shape{5, 2});
+    CHECK(tail[1].sharding() == MemberSharding::segmented(0, {{0, 4}, {4, 5}}));
   }
 }
 
@@ -289,10 +300,11 @@ TEST_CASE("expansion errors in the seed's order") {
           Status::InvalidTensor,
           "packed matrix w input 64 is incompatible with group 64 and 0 bits");
   }
-  SUBCASE("an unvalidated bit width above 32 remaps by 0 without dividing by zero") {
-    auto error = expand_error(member("w", {2, 64}, MemberSharding::segmented(1, {{0, 64}})),
-                              LinearFormatSpec::raw(LinearFormat::affine({64, 64}), "s", "b"));
-    CHECK(error.message == "packed companion w segment 0..64 is not aligned to 0");
+  SUBCASE("an unvalidated bit width above 32 packs each value into whole words") {
+    auto members = expand(member("w", {2, 64}, MemberSharding::segmented(1, {{0, 64}})),
+                          LinearFormatSpec::raw(LinearFormat::affine({64, 64}), "s", "b"));
+    CHECK(members[0].global_shape() == Shape{2, 128});
+    CHECK(members[0].sharding() == MemberSharding::segmented(1, {{0, 128}}));
   }
 }
 

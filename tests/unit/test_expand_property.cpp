@@ -50,10 +50,7 @@ Case random_case(std::mt19937_64& random) {
   const bool column = pick(random, 0, 1) == 1;
   const std::size_t lead = pick(random, 0, 1);  // optional leading (expert) axis
   const auto kind = static_cast<LinearFormatKind>(pick(random, 0, kLinearFormatKindCount - 1));
-  // The seed remaps GGUF column segments to block indices, not byte offsets
-  // (semantics §1.7), so segments there do not select the matching bytes.
-  const bool segments =
-      pick(random, 0, 1) == 1 && !(column && kind == LinearFormatKind::GgufIQuant);
+  const bool segments = pick(random, 0, 1) == 1;
 
   LinearFormat format;
   std::uint64_t row_align = 1;
@@ -62,11 +59,8 @@ Case random_case(std::mt19937_64& random) {
     case LinearFormatKind::Dense:
       break;
     case LinearFormatKind::Affine: {
-      // 32 / bits is exact only for 2, 4 and 8 bits: the seed's quirk makes
-      // segment remaps of 3, 5 and 6 bits incoherent, so only plain
-      // partitions use them.
-      const std::int32_t bits = segments ? choose<std::int32_t>(random, {2, 4, 8})
-                                         : choose<std::int32_t>(random, {2, 3, 4, 5, 6, 8});
+      // Segments remap by exact bits, so every width is coherent.
+      const std::int32_t bits = choose<std::int32_t>(random, {2, 3, 4, 5, 6, 8});
       const std::int32_t group = choose<std::int32_t>(random, {16, 32, 64, 128});
       format = LinearFormat::affine({group, bits});
       column_align = std::lcm<std::uint64_t>(static_cast<std::uint64_t>(group), 32);
