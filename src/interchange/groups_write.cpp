@@ -1,5 +1,6 @@
 #include "interchange/groups_write.hpp"
 
+#include "format/ggml.hpp"
 #include "interchange/json_writer.hpp"
 
 namespace eredu {
@@ -51,7 +52,37 @@ void append_sharding(JsonWriter& writer, const MemberSharding& sharding) {
   writer.end_object();
 }
 
-void append_member(JsonWriter& writer, const ParameterMemberSpec& member) {
+// A `format` object, fields in interchange §1's table order.
+void append_format(JsonWriter& writer, const LinearFormatSpec& spec) {
+  const LinearFormat& format = spec.encoding();
+  writer.begin_object().key("kind").string(linear_format_kind_name(format.kind()));
+  if (const auto* affine = format.get_if<AffineQuantization>()) {
+    writer.key("group_size").uint(static_cast<std::uint64_t>(affine->group_size));
+    writer.key("bits").uint(static_cast<std::uint64_t>(affine->bits));
+  }
+  if (const auto* gguf = format.get_if<GgufIQuant>()) {
+    auto info = ggml_type_info(gguf->ggml_type);
+    if (info) {
+      writer.key("ggml_type").string(info.value().name);
+    } else {
+      writer.key("ggml_type").uint(gguf->ggml_type);
+    }
+  }
+  if (const auto* fp8 = format.get_if<BlockFp8Format>()) {
+    writer.key("block").begin_array();
+    writer.uint(static_cast<std::uint64_t>(fp8->block_rows));
+    writer.uint(static_cast<std::uint64_t>(fp8->block_columns)).end_array();
+    writer.key("scale_encoding").string(block_fp8_scale_encoding_name(fp8->scale_encoding));
+  }
+  if (spec.scale()) writer.key("scale").string(*spec.scale());
+  if (spec.affine_bias()) writer.key("bias").string(*spec.affine_bias());
+  if (spec.companion_dtype())
+    writer.key("companion_dtype").string(dtype_name(*spec.companion_dtype()));
+  writer.end_object();
+}
+
+void append_member(JsonWriter& writer, const ParameterMemberSpec& member,
+                   const LinearFormatSpec* format = nullptr) {
   writer.begin_object();
   writer.key("target").string(member.target());
   writer.key("shape").begin_array();
@@ -60,6 +91,10 @@ void append_member(JsonWriter& writer, const ParameterMemberSpec& member) {
   if (member.dtype()) writer.key("dtype").string(dtype_name(*member.dtype()));
   writer.key("sharding");
   append_sharding(writer, member.sharding());
+  if (format != nullptr) {
+    writer.key("format");
+    append_format(writer, *format);
+  }
   writer.end_object();
 }
 
@@ -69,8 +104,20 @@ void append_group(JsonWriter& writer, const ParameterGroupSpec& group) {
   writer.key("role").string(role_name(group.role()));
   if (group.partition_units()) writer.key("partition_units").uint(*group.partition_units());
   append_scope(writer, group.scope());
+  // An encoded matrix is written as declared: its logical member and format,
+  // which reload to the same physical members.
   writer.key("members").begin_array();
-  for (const ParameterMemberSpec& member : group.members()) append_member(writer, member);
+  auto matrix = group.encoded().begin();
+  const auto& members = group.members();
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    if (matrix != group.encoded().end() && matrix->first == i) {
+      append_member(writer, matrix->logical, &matrix->format);
+      i += matrix->count - 1;
+      ++matrix;
+      continue;
+    }
+    append_member(writer, members[i]);
+  }
   writer.end_array();
   writer.end_object();
 }

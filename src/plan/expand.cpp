@@ -1,5 +1,7 @@
 #include "plan/expand.hpp"
 
+#include <algorithm>
+
 #include "core/checked.hpp"
 #include "format/axis_cells.hpp"
 #include "format/ggml.hpp"
@@ -185,24 +187,49 @@ Result<ParameterGroupSpec> expand_linear_format_group(const ParameterGroupSpec& 
                                                       const LinearFormatDeclaration& declaration) {
   std::vector<ParameterMemberSpec> members;
   members.reserve(group.members().size());
+  std::vector<EncodedMatrix> encoded;
+  // Where each member of `group` went, when it passed through unchanged.
+  std::vector<std::optional<std::uint32_t>> kept(group.members().size());
   bool declared = false;
-  for (const ParameterMemberSpec& source : group.members()) {
+  for (std::size_t i = 0; i < group.members().size(); ++i) {
+    const ParameterMemberSpec& source = group.members()[i];
     EREDU_TRY(spec, declaration(source));
     if (!spec) {
+      kept[i] = static_cast<std::uint32_t>(members.size());
       members.push_back(source);
       continue;
     }
     declared = true;
     EREDU_TRY(expanded, expand_linear_format_member(source, *spec));
+    if (spec->encoding().kind() != LinearFormatKind::Dense) {
+      encoded.push_back({source, *spec, static_cast<std::uint32_t>(members.size()),
+                         static_cast<std::uint32_t>(expanded.size())});
+    }
     for (ParameterMemberSpec& member : expanded) members.push_back(std::move(member));
   }
   if (!declared) return group;
-  if (auto units = group.partition_units()) {
-    return partitioned_group_with_preferred_units(group.logical_name(), group.role(), *units,
-                                                  std::move(members), group.scope());
+  // Matrices of an already expanded group stay recorded while all of their
+  // members pass through.
+  for (const EncodedMatrix& matrix : group.encoded()) {
+    bool whole = true;
+    for (std::uint32_t k = matrix.first; k < matrix.first + matrix.count; ++k) {
+      whole = whole && kept[k].has_value() && *kept[k] == *kept[matrix.first] + (k - matrix.first);
+    }
+    if (!whole) continue;
+    EncodedMatrix moved = matrix;
+    moved.first = *kept[matrix.first];
+    encoded.push_back(std::move(moved));
   }
-  return ParameterGroupSpec::create(group.logical_name(), group.role(), std::move(members),
-                                    group.scope());
+  std::sort(encoded.begin(), encoded.end(),
+            [](const EncodedMatrix& a, const EncodedMatrix& b) { return a.first < b.first; });
+  Result<ParameterGroupSpec> rebuilt =
+      group.partition_units() ? partitioned_group_with_preferred_units(
+                                    group.logical_name(), group.role(), *group.partition_units(),
+                                    std::move(members), group.scope())
+                              : ParameterGroupSpec::create(group.logical_name(), group.role(),
+                                                           std::move(members), group.scope());
+  if (!rebuilt) return rebuilt;
+  return std::move(rebuilt).value().with_encoded(std::move(encoded));
 }
 
 Result<std::vector<ParameterGroupSpec>> expand_linear_format_parameter_groups(

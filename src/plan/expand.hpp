@@ -55,8 +55,10 @@ using LinearFormatDeclaration =
 /// spec for at least one member is rebuilt, keeping its name, role and
 /// scope: a partitioned group by partitioned_group_with_preferred_units with
 /// its old units as preferred, an unpartitioned one by
-/// ParameterGroupSpec::create. Other groups are returned unchanged
-/// (interchange §1: only groups with format members are rebuilt).
+/// ParameterGroupSpec::create, and records every matrix it expanded (not
+/// Dense) as an EncodedMatrix, keeping those of `group` whose members pass
+/// through. Other groups are returned unchanged (interchange §1: only groups
+/// with format members are rebuilt).
 /// `declaration` is called once per member in member order until an error.
 Result<ParameterGroupSpec> expand_linear_format_group(const ParameterGroupSpec& group,
                                                       const LinearFormatDeclaration& declaration);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "format/linear_format.hpp"
 #include "plan/dtype.hpp"
 #include "topology/balanced_range.hpp"
 
@@ -129,6 +130,20 @@ struct GroupScope {
   friend bool operator==(const GroupScope&, const GroupScope&) = default;
 };
 
+/// A matrix that linear-format expansion produced: the member as declared
+/// (the logical dense shape, dtype and sharding), its format, and where its
+/// physical members stand in the group — the packed weight at `first`, then
+/// the scale and the affine bias, `count` members in all. The planner and the
+/// coverage proof hold these members to the companion rule (docs/decisions.md,
+/// "Companion consistency").
+struct EncodedMatrix {
+  ParameterMemberSpec logical;
+  LinearFormatSpec format;
+  std::uint32_t first = 0;
+  std::uint32_t count = 1;
+  friend bool operator==(const EncodedMatrix&, const EncodedMatrix&) = default;
+};
+
 /// Seed `ParameterGroupSpec`: an atomic logical parameter and all of its
 /// physical companions. Immutable once built.
 class ParameterGroupSpec {
@@ -152,6 +167,16 @@ class ParameterGroupSpec {
   std::optional<std::uint64_t> partition_units() const { return partition_units_; }
   const std::vector<ParameterMemberSpec>& members() const { return members_; }
   const GroupScope& scope() const { return scope_; }
+  /// The matrices format expansion produced, in member order; empty for a
+  /// group built from physical members.
+  const std::vector<EncodedMatrix>& encoded() const { return encoded_; }
+
+  /// This group with `encoded` recorded (expansion's own step). Each entry's
+  /// members must lie inside members(), in ascending, disjoint order.
+  ParameterGroupSpec with_encoded(std::vector<EncodedMatrix> encoded) && {
+    encoded_ = std::move(encoded);
+    return std::move(*this);
+  }
 
   friend bool operator==(const ParameterGroupSpec&, const ParameterGroupSpec&) = default;
 
@@ -166,6 +191,7 @@ class ParameterGroupSpec {
   std::optional<std::uint64_t> partition_units_;
   std::vector<ParameterMemberSpec> members_;
   GroupScope scope_;
+  std::vector<EncodedMatrix> encoded_;
 };
 
 /// Seed `partitioned_group_with_preferred_units`: reduces `preferred_units`
