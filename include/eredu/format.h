@@ -255,7 +255,11 @@ EREDU_API eredu_status eredu_expand_linear_format_member(const eredu_member_desc
 
 /**
  * Expands a group: member i is replaced by its expansion when specs[i] is
- * not NULL. A group with at least one spec is rebuilt with its name, role
+ * not NULL. The group records each matrix it expanded (other than DENSE),
+ * so that planning holds its physical members to the companion rule
+ * (docs/decisions.md, "Companion consistency"); members expanded one by one
+ * with eredu_expand_linear_format_member and given to eredu_group_new are
+ * not checked. A group with at least one spec is rebuilt with its name, role
  * and scope: a partitioned group by
  * eredu_partitioned_group_with_preferred_units with its units as preferred
  * (so they may shrink), an unpartitioned one as eredu_group_new (a

@@ -141,4 +141,28 @@ Result<void> validate_placement(const TensorPlacement& placement,
   return invalid("unknown tensor placement kind");
 }
 
+std::vector<IndexRange> selection_on_axis(const TensorPlacement& placement,
+                                          std::span<const std::uint64_t> shape,
+                                          std::uint64_t axis) {
+  if (axis >= shape.size() || placement.kind == PlacementKind::Omit) return {};
+  const bool on_axis = placement.axis == axis;
+  switch (placement.kind) {
+    case PlacementKind::Shard:
+      if (!on_axis) break;
+      if (auto slice = tensor_slice_for_shape(shape, axis, placement.index, placement.parts)) {
+        return {slice.value()};
+      }
+      return {};
+    case PlacementKind::Range:
+      if (on_axis) return {IndexRange{placement.start, placement.end}};
+      break;
+    case PlacementKind::Indices:
+      if (on_axis) return placement.runs;
+      break;
+    default:
+      break;
+  }
+  return {IndexRange{0, shape[axis]}};
+}
+
 }  // namespace eredu

@@ -97,4 +97,12 @@ Result<void> validate_placement(const TensorPlacement& placement,
 Result<IndexRange> tensor_slice_for_shape(std::span<const std::uint64_t> shape, std::uint64_t axis,
                                           std::uint64_t index, std::uint64_t parts);
 
+/// The index ranges `placement` selects on `axis` of a tensor of `shape`, in
+/// the placement's order: its slice, range or runs when it selects on `axis`;
+/// the whole axis for complete placements (replicated, local, rank) and for
+/// selections on another axis; nothing for Omit, an invalid shard or an axis
+/// outside `shape`.
+std::vector<IndexRange> selection_on_axis(const TensorPlacement& placement,
+                                          std::span<const std::uint64_t> shape, std::uint64_t axis);
+
 }  // namespace eredu

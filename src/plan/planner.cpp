@@ -41,8 +41,14 @@ bool owns_scope(const GroupScope& scope, const ParallelRankTopology& rank,
 class RankPlanner {
  public:
   RankPlanner(const ModelDescription& model, const ParallelRankTopology& rank,
-              const LocalRanges& ranges, ShardingPolicy policy, LocalModelLayout& layout)
-      : model_(model), rank_(rank), ranges_(ranges), policy_(policy), layout_(layout) {}
+              const LocalRanges& ranges, ShardingPolicy policy, const CompanionVerdicts* verdicts,
+              LocalModelLayout& layout)
+      : model_(model),
+        rank_(rank),
+        ranges_(ranges),
+        policy_(policy),
+        verdicts_(verdicts),
+        layout_(layout) {}
 
   /// Plans groups [begin, end), whose first member has flat index
   /// `first_flat`, stopping at the first error.
@@ -71,18 +77,26 @@ class RankPlanner {
     const std::uint64_t tp_rank = rank_.tensor_parallel_rank();
 
     resolved_.clear();
-    bool fell_back = false;
+    std::optional<Error> unresolved;
     for (const ParameterMemberSpec& member : members) {
       auto resolved = resolve_member(member, group.partition_units(), parts, tp_rank);
       if (!resolved) {
-        if (policy_ == ShardingPolicy::Require) {
-          return failf(Status::InvalidTensor, "logical parameter {}: {}",
-                       debug_quoted(group.logical_name()), resolved.error().message);
-        }
-        fell_back = true;
+        unresolved = std::move(resolved).error();
         break;
       }
       resolved_.push_back(std::move(resolved).value());
+    }
+    if (!unresolved && !group.encoded().empty() && parts > 1) {
+      if (verdicts_ != nullptr) {
+        unresolved = (*verdicts_)[group_index];
+      } else if (auto rule = check_companion_rule(group, parts); !rule) {
+        unresolved = std::move(rule).error();
+      }
+    }
+    const bool fell_back = unresolved.has_value();
+    if (fell_back && policy_ == ShardingPolicy::Require) {
+      return failf(Status::InvalidTensor, "logical parameter {}: {}",
+                   debug_quoted(group.logical_name()), unresolved->message);
     }
     if (fell_back) {
       resolved_.assign(members.size(), ResolvedMember{TensorPlacement::replicated(), 0});
@@ -147,6 +161,7 @@ class RankPlanner {
   const ParallelRankTopology& rank_;
   const LocalRanges& ranges_;
   ShardingPolicy policy_;
+  const CompanionVerdicts* verdicts_;
   LocalModelLayout& layout_;  // planners of one layout write disjoint tensors
   std::vector<ResolvedMember> resolved_;
   LayoutTotals totals_;
@@ -191,7 +206,8 @@ constexpr std::size_t kParallelTensors = 16384;
 
 Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>& model,
                                    const ParallelTopology& topology, std::uint64_t rank,
-                                   ShardingPolicy policy, unsigned threads) {
+                                   ShardingPolicy policy, unsigned threads,
+                                   const CompanionVerdicts* verdicts) {
   EREDU_TRY(rank_topology, ParallelRankTopology::create(topology, rank));
   EREDU_TRY(ranges, rank_topology.local_ranges(model->info().layers, model->info().experts));
 
@@ -208,8 +224,8 @@ Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>
   const unsigned parts =
       model->tensor_count() >= kParallelTensors ? std::max(1u, std::min(threads, 2u)) : 1u;
   const std::vector<GroupSpan> spans = split_groups(*model, parts);
-  std::vector<RankPlanner> planners(spans.size(),
-                                    RankPlanner(*model, rank_topology, ranges, policy, layout));
+  std::vector<RankPlanner> planners(
+      spans.size(), RankPlanner(*model, rank_topology, ranges, policy, verdicts, layout));
   std::vector<Result<void>> results(spans.size(), Result<void>(outcome::success()));
   {
     std::vector<std::jthread> workers;

@@ -6,6 +6,7 @@
 
 #include "core/result.hpp"
 #include "model/model.hpp"
+#include "plan/companion_rule.hpp"
 #include "plan/layout.hpp"
 #include "topology/topology.hpp"
 
@@ -15,13 +16,18 @@ namespace eredu {
 /// error, never anything in between (project decision 1). Errors in order:
 /// ZeroAxis / WorldSizeOverflow / RankOutOfRange; MissingLayerCount /
 /// MissingExpertCount / EmptyPartition (preflight); then per group in
-/// document order InvalidTensor (resolution under Require, placement
-/// validation under either policy). Pure; thread-safe. Large descriptions
+/// document order InvalidTensor (resolution or the companion rule under
+/// Require, placement validation under either policy). A group with encoded
+/// matrices is checked against the companion rule on every tensor rank
+/// (rank-independent); `verdicts`, when given, holds those answers for
+/// this topology's tensor size, computed once by companion_verdicts. Pure;
+/// thread-safe. Large descriptions
 /// are planned on up to `threads` threads (at most 2; groups are split into
 /// contiguous spans whose results are merged in document order, so the
 /// layout and the reported error do not depend on the thread count).
 Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>& model,
                                    const ParallelTopology& topology, std::uint64_t rank,
-                                   ShardingPolicy policy, unsigned threads = 2);
+                                   ShardingPolicy policy, unsigned threads = 2,
+                                   const CompanionVerdicts* verdicts = nullptr);
 
 }  // namespace eredu

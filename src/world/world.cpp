@@ -25,6 +25,7 @@ class WorldPlanner {
       : model_(model),
         topology_(topology),
         policy_(policy),
+        verdicts_(companion_verdicts(*model, topology.tensor())),
         summaries_(summaries),
         progress_(progress) {}
 
@@ -71,7 +72,7 @@ class WorldPlanner {
       }
       rank = global.value();
       if (failed_below(rank)) return false;
-      auto layout = plan_rank(model_, topology_, rank, policy_, 1);
+      auto layout = plan_rank(model_, topology_, rank, policy_, 1, &verdicts_);
       if (!layout) {
         record(rank, std::move(layout).error());
         return false;
@@ -106,6 +107,7 @@ class WorldPlanner {
   const std::shared_ptr<const ModelDescription>& model_;
   const ParallelTopology& topology_;
   ShardingPolicy policy_;
+  const CompanionVerdicts verdicts_;  // the same for every rank of the world
   std::vector<RankSummary>& summaries_;
   const WorldProgress& progress_;
   std::uint64_t planned_ = 0;
