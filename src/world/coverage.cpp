@@ -3,13 +3,96 @@
 #include <algorithm>
 #include <tuple>
 
+#include "format/axis_cells.hpp"
+#include "plan/companion_rule.hpp"
 #include "world/ownership.hpp"
 #include "world/tiling.hpp"
 
 namespace eredu {
+namespace {
+
+// The encoded matrix member `index` of `group` belongs to, with its role.
+std::optional<std::pair<const EncodedMatrix*, EncodedRole>> encoded_member(
+    const ParameterGroupSpec& group, std::uint32_t index) {
+  for (const EncodedMatrix& matrix : group.encoded()) {
+    if (index >= matrix.first && index < matrix.first + matrix.count) {
+      return std::pair{&matrix, static_cast<EncodedRole>(index - matrix.first)};
+    }
+  }
+  return std::nullopt;
+}
+
+// What the ranks of a tensor-parallel group must cover on the sharded axis
+// when it is not the whole axis: the segments. A member of an encoded matrix
+// covers its logical declaration's segments mapped onto its own axis (each
+// through the cells it starts and ends in), not the segments its expansion
+// wrote.
+std::optional<std::vector<IndexRange>> declared_domain(const ParameterGroupSpec& group,
+                                                       std::uint32_t index) {
+  const ParameterMemberSpec& member = group.members()[index];
+  const MemberSharding& sharding = member.sharding();
+  const auto& shape = member.global_shape();
+  const std::uint64_t dim = sharding.axis < shape.size() ? shape[sharding.axis] : 0;
+  auto segments_of = [](const MemberSharding& declared) {
+    return declared.kind == ShardingKind::PartitionedSegments ||
+           declared.kind == ShardingKind::Segmented;
+  };
+  if (auto encoded = encoded_member(group, index)) {
+    const auto& [matrix, role] = *encoded;
+    const MemberSharding& logical = matrix->logical.sharding();
+    const auto& logical_shape = matrix->logical.global_shape();
+    const auto cells =
+        axis_cells(matrix->format.encoding(), role, logical.axis, logical_shape.size());
+    if (segments_of(logical) && logical.axis < logical_shape.size() && cells) {
+      std::vector<IndexRange> domain;
+      for (const IndexRange& segment : logical.segments) {
+        const std::uint64_t start = segment.start / cells->values * cells->units;
+        const std::uint64_t end_cell =
+            segment.end / cells->values + (segment.end % cells->values != 0);
+        domain.push_back({std::min(start, dim), std::min(end_cell * cells->units, dim)});
+      }
+      return domain;
+    }
+    return std::nullopt;
+  }
+  if (segments_of(sharding)) return sharding.segments;
+  return std::nullopt;
+}
+
+// The companion rule on every rank's own placements of each encoded matrix
+// of `group`, whose first member is at flat index `first_flat`.
+void check_companions(const ModelDescription& model, const ParameterGroupSpec& group,
+                      std::uint32_t first_flat, std::span<const LocalModelLayout> layouts,
+                      std::vector<CoverageProblem>& out) {
+  std::vector<const TensorPlacement*> placements;
+  for (const EncodedMatrix& matrix : group.encoded()) {
+    for (const LocalModelLayout& layout : layouts) {
+      placements.clear();
+      bool omitted = false;
+      for (std::uint32_t j = 0; j < matrix.count; ++j) {
+        const std::uint32_t flat = first_flat + matrix.first + j;
+        const TensorPlacement& placement = layout.tensors[model.position_of()[flat]].placement;
+        omitted = omitted || placement.kind == PlacementKind::Omit;  // ownership's concern
+        placements.push_back(&placement);
+      }
+      if (omitted) continue;
+      if (auto violation = companion_violation(group, matrix, placements, layout.coordinates.tensor,
+                                               layout.topology.tensor())) {
+        out.push_back({group.members()[matrix.first].target(),
+                       CoverageKind::Companion,
+                       std::move(*violation),
+                       {layout.rank}});
+      }
+    }
+  }
+}
+
+}  // namespace
 
 std::string_view coverage_kind_name(CoverageKind kind) {
   switch (kind) {
+    case CoverageKind::Companion:
+      return "companion";
     case CoverageKind::Gap:
       return "gap";
     case CoverageKind::Overlap:
@@ -70,7 +153,15 @@ Result<void> check_tensor_parallel_group(const ModelDescription& model,
            fmt::format("scope {}: materialized on a non-owning rank", scope_text(group.scope())),
            held_by_other});
     }
-    if (!held.empty()) check_tiling(member, held, out);
+    if (!held.empty()) {
+      const MemberEntry& entry = model.members()[by_target[k]];
+      check_tiling(member, declared_domain(group, entry.member), held, out);
+    }
+  }
+  std::uint32_t first_flat = 0;
+  for (const ParameterGroupSpec& group : model.groups()) {
+    if (!group.encoded().empty()) check_companions(model, group, first_flat, layouts, out);
+    first_flat += static_cast<std::uint32_t>(group.members().size());
   }
   return outcome::success();
 }

@@ -15,9 +15,9 @@
 namespace eredu {
 
 /// Problem kinds, in their sort order (the JSON words, byte-wise).
-enum class CoverageKind : std::uint32_t { Gap = 0, Overlap = 1, Ownership = 2 };
+enum class CoverageKind : std::uint32_t { Companion = 0, Gap = 1, Overlap = 2, Ownership = 3 };
 
-/// "gap", "overlap", "ownership".
+/// "companion", "gap", "overlap", "ownership".
 std::string_view coverage_kind_name(CoverageKind kind);
 
 /// One coverage problem: what is wrong with `target` and on which ranks.
@@ -32,8 +32,12 @@ struct CoverageProblem {
 /// Checks every tensor of `model` over the layouts of one tensor-parallel
 /// group (the T ranks sharing pipeline, expert and data coordinates, any
 /// order): ownership (owning ranks materialize, others omit, owners computed
-/// from the scope and the topology) and tiling (all complete, or selections
-/// on the sharded axis pairwise disjoint and covering the declared domain).
+/// from the scope and the topology), tiling (all complete, or selections on
+/// the sharded axis pairwise disjoint and covering the declared domain; for a
+/// member of an encoded matrix, the domain of its logical declaration mapped
+/// onto the physical axis), and the companion rule on each rank's own
+/// placements of every encoded matrix (plan/companion_rule.hpp), whatever
+/// the planner decided.
 /// Appends problems to `out`. Errors: Internal when a layout does not list
 /// the model's tensors in target order; RankOutOfRange when a layout's rank
 /// is outside `topology`; scope_owned_by's errors.

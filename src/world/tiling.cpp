@@ -113,7 +113,7 @@ void find_overlaps(const std::string& target, std::uint64_t axis,
 }
 
 // Parts of the domain segments that no interval covers.
-void find_gaps(const std::string& target, std::uint64_t axis, const std::vector<IndexRange>& domain,
+void find_gaps(const std::string& target, std::uint64_t axis, std::span<const IndexRange> domain,
                const std::vector<Interval>& intervals, std::span<const HeldPlacement> held,
                std::vector<CoverageProblem>& out) {
   std::vector<IndexRange> gaps;
@@ -149,8 +149,9 @@ void find_gaps(const std::string& target, std::uint64_t axis, const std::vector<
 
 }  // namespace
 
-void check_tiling(const ParameterMemberSpec& member, std::span<const HeldPlacement> held,
-                  std::vector<CoverageProblem>& out) {
+void check_tiling(const ParameterMemberSpec& member,
+                  const std::optional<std::vector<IndexRange>>& domain,
+                  std::span<const HeldPlacement> held, std::vector<CoverageProblem>& out) {
   const MemberSharding& sharding = member.sharding();
   const auto& shape = member.global_shape();
   // The sharded axis: the declared one, or (for a replicated declaration) the
@@ -186,12 +187,8 @@ void check_tiling(const ParameterMemberSpec& member, std::span<const HeldPlaceme
     return std::tie(a.start, a.end, a.rank) < std::tie(b.start, b.end, b.rank);
   });
   find_overlaps(member.target(), *axis, intervals, out);
-
-  const bool segmented = sharding.kind == ShardingKind::PartitionedSegments ||
-                         sharding.kind == ShardingKind::Segmented;
-  const std::vector<IndexRange> domain =
-      segmented ? sharding.segments : std::vector<IndexRange>{{0, dim}};
-  find_gaps(member.target(), *axis, domain, intervals, held, out);
+  const std::vector<IndexRange> whole{{0, dim}};
+  find_gaps(member.target(), *axis, domain ? *domain : whole, intervals, held, out);
 }
 
 }  // namespace eredu

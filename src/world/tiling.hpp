@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -19,11 +20,13 @@ struct HeldPlacement {
 
 /// Either every holder has `member` complete, or their selections on the
 /// sharded axis are pairwise disjoint (else an overlap problem) and cover
-/// the declared domain: [0, dim) for equal / balanced / partitioned, the
-/// union of the segments for partitioned_segments / segmented (else a gap
-/// problem). Selections on another axis than the others' are an overlap.
-/// Appends at most one problem of each kind to `out`.
-void check_tiling(const ParameterMemberSpec& member, std::span<const HeldPlacement> held,
-                  std::vector<CoverageProblem>& out);
+/// `domain`, ascending ranges of that axis (else a gap problem): the whole
+/// axis when nullopt (equal / balanced / partitioned), the segments for
+/// partitioned_segments / segmented. Selections on another axis than the
+/// others' are an overlap. Appends at most one problem of each kind to
+/// `out`.
+void check_tiling(const ParameterMemberSpec& member,
+                  const std::optional<std::vector<IndexRange>>& domain,
+                  std::span<const HeldPlacement> held, std::vector<CoverageProblem>& out);
 
 }  // namespace eredu
