@@ -14,8 +14,8 @@
 #include "format_arguments.hpp"
 #include "group_arguments.hpp"
 #include "handles.hpp"
+#include "model/expand.hpp"
 #include "outputs.hpp"
-#include "plan/expand.hpp"
 
 /// Members with their segments flattened to {start, end} pairs, so that
 /// eredu_member_list_get hands out plain uint64 arrays.

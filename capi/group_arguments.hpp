@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "plan/group.hpp"
+#include "model/group.hpp"
 
 namespace eredu::capi {
 

@@ -6,8 +6,8 @@
 #include <memory>
 #include <vector>
 
+#include "model/group.hpp"
 #include "model/model.hpp"
-#include "plan/group.hpp"
 #include "plan/layout.hpp"
 
 struct eredu_group {

@@ -10,7 +10,7 @@
 #include "firewall.hpp"
 #include "group_arguments.hpp"
 #include "handles.hpp"
-#include "plan/projection.hpp"
+#include "model/projection.hpp"
 
 namespace eredu::capi {
 namespace {

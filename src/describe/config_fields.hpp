@@ -11,7 +11,7 @@
 #include <utility>
 
 #include "core/result.hpp"
-#include "plan/dtype.hpp"
+#include "format/dtype.hpp"
 
 namespace eredu {
 

@@ -6,7 +6,7 @@
 
 #include "core/result.hpp"
 #include "describe/config_fields.hpp"
-#include "plan/dtype.hpp"
+#include "format/dtype.hpp"
 
 namespace eredu {
 

@@ -14,7 +14,7 @@
 #include "describe/config_fields.hpp"
 #include "describe/decoder_config.hpp"
 #include "describe/weight_index.hpp"
-#include "plan/group.hpp"
+#include "model/group.hpp"
 
 namespace eredu {
 

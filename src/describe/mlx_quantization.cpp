@@ -5,7 +5,7 @@
 
 #include "core/text.hpp"
 #include "describe/quantization_refusal.hpp"
-#include "plan/expand.hpp"
+#include "model/expand.hpp"
 
 namespace eredu {
 namespace {

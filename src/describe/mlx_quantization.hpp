@@ -13,7 +13,7 @@
 #include "describe/config_fields.hpp"
 #include "describe/weight_index.hpp"
 #include "format/linear_format.hpp"
-#include "plan/group.hpp"
+#include "model/group.hpp"
 
 namespace eredu {
 

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "describe/decoder_config.hpp"
-#include "plan/projection.hpp"
+#include "model/projection.hpp"
 
 namespace eredu {
 namespace {

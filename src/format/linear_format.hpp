@@ -10,7 +10,7 @@
 #include <variant>
 
 #include "core/result.hpp"
-#include "plan/dtype.hpp"
+#include "format/dtype.hpp"
 
 namespace eredu {
 

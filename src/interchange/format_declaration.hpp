@@ -9,8 +9,8 @@
 #include <string>
 
 #include "core/result.hpp"
+#include "format/dtype.hpp"
 #include "format/linear_format.hpp"
-#include "plan/dtype.hpp"
 
 namespace eredu {
 

@@ -35,7 +35,7 @@
 #include "core/text.hpp"
 #include "format/ggml.hpp"
 #include "interchange/format_declaration.hpp"
-#include "plan/expand.hpp"
+#include "model/expand.hpp"
 
 namespace eredu {
 namespace {

@@ -9,8 +9,8 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "model/group.hpp"
 #include "model/target_index.hpp"
-#include "plan/group.hpp"
 
 namespace eredu {
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "model/group.hpp"
 #include "model/model.hpp"
-#include "plan/group.hpp"
 #include "plan/placement.hpp"
 
 namespace eredu {

@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "plan/group.hpp"
+#include "model/group.hpp"
 #include "plan/placement.hpp"
 #include "topology/topology.hpp"
 

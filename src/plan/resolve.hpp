@@ -6,7 +6,7 @@
 #include <optional>
 
 #include "core/result.hpp"
-#include "plan/group.hpp"
+#include "model/group.hpp"
 #include "plan/layout.hpp"
 #include "plan/placement.hpp"
 

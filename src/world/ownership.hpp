@@ -5,8 +5,8 @@
 #include <string>
 
 #include "core/result.hpp"
+#include "model/group.hpp"
 #include "model/model.hpp"
-#include "plan/group.hpp"
 #include "topology/topology.hpp"
 
 namespace eredu {

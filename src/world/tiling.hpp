@@ -6,7 +6,7 @@
 #include <span>
 #include <vector>
 
-#include "plan/group.hpp"
+#include "model/group.hpp"
 #include "plan/placement.hpp"
 #include "world/coverage.hpp"
 

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include "plan/group.hpp"
+#include "model/group.hpp"
 
 namespace eredu::test {
 

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "members.hpp"
-#include "plan/expand.hpp"
+#include "model/expand.hpp"
 
 using namespace eredu;
 

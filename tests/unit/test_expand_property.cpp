@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "format/ggml.hpp"
-#include "plan/expand.hpp"
+#include "model/expand.hpp"
 #include "plan/planner.hpp"
 
 using namespace eredu;

@@ -2,7 +2,7 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
-#include "plan/group.hpp"
+#include "model/group.hpp"
 
 using namespace eredu;
 

@@ -3,8 +3,8 @@
 #include <doctest/doctest.h>
 
 #include "members.hpp"
+#include "model/projection.hpp"
 #include "plan/model_info.hpp"
-#include "plan/projection.hpp"
 
 using namespace eredu;
 

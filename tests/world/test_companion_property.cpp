@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "format/ggml.hpp"
-#include "plan/expand.hpp"
+#include "model/expand.hpp"
 #include "plan/planner.hpp"
 #include "plan/resolve.hpp"
 #include "world/coverage.hpp"

@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "core/result.hpp"
+#include "format/dtype.hpp"
 #include "format/linear_format.hpp"
-#include "plan/dtype.hpp"
 #include "topology/balanced_range.hpp"
 
 namespace eredu {

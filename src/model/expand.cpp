@@ -1,4 +1,4 @@
-#include "plan/expand.hpp"
+#include "model/expand.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "plan/projection.hpp"
+#include "model/projection.hpp"
 
 #include <fmt/format.h>
 

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "core/result.hpp"
-#include "plan/dtype.hpp"
-#include "plan/group.hpp"
+#include "format/dtype.hpp"
+#include "model/group.hpp"
 
 namespace eredu {
 

@@ -1,4 +1,4 @@
-#include "plan/dtype.hpp"
+#include "format/dtype.hpp"
 
 #include <array>
 

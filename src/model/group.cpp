@@ -1,4 +1,4 @@
-#include "plan/group.hpp"
+#include "model/group.hpp"
 
 #include <algorithm>
 #include <array>

@@ -10,7 +10,7 @@
 
 #include "core/result.hpp"
 #include "format/linear_format.hpp"
-#include "plan/group.hpp"
+#include "model/group.hpp"
 
 namespace eredu {
 
