@@ -6,6 +6,7 @@
 #include "deepseek_description.hpp"
 #include "interchange/groups_json.hpp"
 #include "interchange/groups_write.hpp"
+#include "interchange/layout_json.hpp"
 #include "plan/planner.hpp"
 #include "world/world.hpp"
 
@@ -38,6 +39,34 @@ void BM_LoadGroupsJson(benchmark::State& state) {
 }
 BENCHMARK(BM_LoadGroupsJson)->Unit(benchmark::kMillisecond);
 
+// The canonical writers on the same description and on one rank's layout.
+void BM_WriteGroupsJson(benchmark::State& state) {
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    const std::string text = groups_to_json(*description());
+    bytes = text.size();
+    benchmark::DoNotOptimize(text.data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+}
+BENCHMARK(BM_WriteGroupsJson)->Unit(benchmark::kMillisecond);
+
+void BM_WriteLayoutJson(benchmark::State& state) {
+  const auto layout = plan_rank(description(), world_topology(), 0, ShardingPolicy::Require);
+  if (!layout) {
+    state.SkipWithError(layout.error().message.c_str());
+    return;
+  }
+  std::size_t bytes = 0;
+  for (auto _ : state) {
+    const std::string text = layout_to_json(layout.value());
+    bytes = text.size();
+    benchmark::DoNotOptimize(text.data());
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * bytes));
+}
+BENCHMARK(BM_WriteLayoutJson)->Unit(benchmark::kMillisecond);
+
 void BM_PlanOneRank(benchmark::State& state) {
   const auto topology = world_topology();
   for (auto _ : state) {
@@ -52,7 +81,7 @@ void BM_PlanAllRanks(benchmark::State& state) {
   const auto topology = world_topology();
   for (auto _ : state) {
     auto world = plan_world(description(), topology, ShardingPolicy::Require,
-                            static_cast<unsigned>(state.range(0)));
+                            WorldOptions::on_threads(static_cast<unsigned>(state.range(0))));
     if (!world) state.SkipWithError(world.error().message.c_str());
     if (world && !world.value().coverage_ok()) state.SkipWithError("coverage problems");
     benchmark::DoNotOptimize(world);

@@ -1,5 +1,6 @@
 // eredu_weight_binding_* and eredu_static_unit_bindings_*: checkpoint weight
-// bindings (semantics §4.2-4.3) and seed 003 StaticUnitBindings.
+// bindings and the seed's StaticUnitBindings (docs/residency.md, "Weight
+// bindings").
 #include <memory>
 #include <optional>
 #include <string>
@@ -63,10 +64,12 @@ Result<std::vector<std::uint64_t>> array_argument(const std::uint64_t* values, s
   return std::vector<std::uint64_t>(values, values + count);
 }
 
-Result<TensorSelection> selection_argument(const eredu_tensor_selection* selection,
+Result<TensorSelection> selection_argument(const eredu_tensor_selection* given,
                                            const BindingField& field) {
-  if (selection == nullptr) return TensorSelection::full();
-  EREDU_TRY(sized_argument(selection, field("->selection")));
+  if (given == nullptr) return TensorSelection::full();
+  EREDU_TRY(read, read_sized(given, SizedDefaults<eredu_tensor_selection>::value(),
+                             field("->selection")));
+  const eredu_tensor_selection* selection = &read;
   if (selection->kind >= kTensorSelectionKindCount) {
     return failf(Status::InvalidArgument, "unknown {} value {}", field("->selection->kind").text(),
                  selection->kind);
@@ -115,9 +118,10 @@ struct BindingArgument {
   }
 };
 
-Result<BindingArgument> binding_argument(const eredu_weight_binding_desc* desc,
+Result<BindingArgument> binding_argument(const eredu_weight_binding_desc* given,
                                          const BindingField& field) {
-  EREDU_TRY(sized_argument(desc, field("")));
+  EREDU_TRY(read, read_sized(given, SizedDefaults<eredu_weight_binding_desc>::value(), field("")));
+  const eredu_weight_binding_desc* desc = &read;
   EREDU_TRY(name, text_argument(desc->name, field("->name")));
   EREDU_TRY(checkpoint_key, text_argument(desc->checkpoint_key, field("->checkpoint_key")));
   EREDU_TRY(selection, selection_argument(desc->selection, field));
@@ -155,12 +159,14 @@ using namespace eredu::capi;
 
 extern "C" {
 
-eredu_status eredu_tensor_selection_init(eredu_tensor_selection* selection, eredu_error** error) {
-  return init_sized(selection, "selection", error);
+eredu_status eredu_tensor_selection_init(eredu_tensor_selection* selection, size_t size,
+                                         eredu_error** error) {
+  return init_sized(selection, size, "selection", error);
 }
 
-eredu_status eredu_weight_binding_desc_init(eredu_weight_binding_desc* desc, eredu_error** error) {
-  return init_sized(desc, "desc", error);
+eredu_status eredu_weight_binding_desc_init(eredu_weight_binding_desc* desc, size_t size,
+                                            eredu_error** error) {
+  return init_sized(desc, size, "desc", error);
 }
 
 eredu_status eredu_weight_binding_validate(const eredu_weight_binding_desc* desc,
@@ -222,14 +228,8 @@ eredu_status eredu_static_unit_bindings_id(const eredu_static_unit_bindings* uni
       out, length);
 }
 
-eredu_status eredu_static_unit_bindings_count(const eredu_static_unit_bindings* unit, size_t* out,
-                                              eredu_error** error) {
-  return handle_call(
-      unit, "unit", error,
-      [&](const eredu_static_unit_bindings& handle) {
-        return value_out(out, handle.unit.bindings().size());
-      },
-      out);
+size_t eredu_static_unit_bindings_count(const eredu_static_unit_bindings* unit) {
+  return unit == nullptr ? 0 : unit->unit.bindings().size();
 }
 
 eredu_status eredu_static_unit_bindings_binding(const eredu_static_unit_bindings* unit,
@@ -238,15 +238,16 @@ eredu_status eredu_static_unit_bindings_binding(const eredu_static_unit_bindings
   return handle_call(
       unit, "unit", error,
       [&](const eredu_static_unit_bindings& handle) -> Result<void> {
-        EREDU_TRY(sized_argument(binding, "binding"));
+        EREDU_TRY(sized_out(binding, "binding"));
         EREDU_TRY(index_argument(index, handle.unit.bindings().size(), "index"));
         const WeightBinding& source = handle.unit.bindings()[index];
-        binding->name = source.name().c_str();
-        binding->checkpoint_key = source.checkpoint_key().c_str();
-        binding->selection = &handle.selections[index];
-        binding->expected_bytes = source.expected_bytes();
-        binding->logical_target =
-            source.logical_target() ? source.logical_target()->c_str() : nullptr;
+        eredu_weight_binding_desc view{};
+        view.name = source.name().c_str();
+        view.checkpoint_key = source.checkpoint_key().c_str();
+        view.selection = &handle.selections[index];
+        view.expected_bytes = source.expected_bytes();
+        view.logical_target = source.logical_target() ? source.logical_target()->c_str() : nullptr;
+        write_sized(binding, view);
         return outcome::success();
       },
       binding);

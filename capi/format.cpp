@@ -1,5 +1,5 @@
 // eredu_linear_format_*, eredu_ggml_type_*, eredu_expand_linear_format_*,
-// eredu_member_list_*: seed 000 linear-format expansion over C structs.
+// eredu_member_list_*: the seed's linear-format expansion over C structs.
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -16,13 +16,6 @@
 #include "handles.hpp"
 #include "model/expand.hpp"
 #include "outputs.hpp"
-
-/// Members with their segments flattened to {start, end} pairs, so that
-/// eredu_member_list_get hands out plain uint64 arrays.
-struct eredu_member_list {
-  std::vector<eredu::ParameterMemberSpec> members;
-  std::vector<std::vector<std::uint64_t>> segment_values;
-};
 
 namespace eredu::capi {
 namespace {
@@ -51,8 +44,10 @@ Result<std::optional<std::string>> optional_text(const char* text, const std::st
   return std::optional<std::string>(std::string(view));
 }
 
-Result<SpecArgument> spec_argument(const eredu_linear_format_spec* spec, const ArgumentName& name) {
-  EREDU_TRY(sized_argument(spec, name));
+Result<SpecArgument> spec_argument(const eredu_linear_format_spec* given,
+                                   const ArgumentName& name) {
+  EREDU_TRY(read, read_sized(given, SizedDefaults<eredu_linear_format_spec>::value(), name));
+  const eredu_linear_format_spec* spec = &read;
   const std::string format_name = field_name(name, "->format");
   EREDU_TRY(format, format_argument(spec->format, format_name.c_str()));
   EREDU_TRY(scale, optional_text(spec->scale, field_name(name, "->scale")));
@@ -113,41 +108,32 @@ LinearFormatDeclaration declaration_over(const std::vector<std::optional<LinearF
 }
 
 std::unique_ptr<eredu_member_list> member_list(std::vector<ParameterMemberSpec> members) {
-  auto list = std::make_unique<eredu_member_list>();
-  list->segment_values.reserve(members.size());
-  for (const ParameterMemberSpec& member : members) {
-    std::vector<std::uint64_t> values;
-    values.reserve(2 * member.sharding().segments.size());
-    for (const IndexRange& segment : member.sharding().segments) {
-      values.push_back(segment.start);
-      values.push_back(segment.end);
-    }
-    list->segment_values.push_back(std::move(values));
-  }
-  list->members = std::move(members);
-  return list;
+  return std::make_unique<eredu_member_list>(std::move(members));
 }
 
-void fill_ggml_info(const GgmlTypeInfo& info, eredu_ggml_type_info* out) {
-  out->code = info.code;
-  out->name = info.name.data();  // a NUL-terminated literal in the table
-  out->block_values = info.block_values;
-  out->block_bytes = info.block_bytes;
+/// Writes one table row into the caller's struct (sized_out checked it).
+void ggml_info_out(const GgmlTypeInfo& info, eredu_ggml_type_info* out) {
+  eredu_ggml_type_info row{};
+  row.code = info.code;
+  row.name = info.name.data();  // a NUL-terminated literal in the table
+  row.block_values = info.block_values;
+  row.block_bytes = info.block_bytes;
+  write_sized(out, row);
 }
 
 }  // namespace
 
-Result<LinearFormatKind> format_kind_argument(const eredu_linear_format* format,
-                                              const ArgumentName& name) {
-  EREDU_TRY(sized_argument(format, name));
+Result<FormatRead> format_read(const eredu_linear_format* given, const ArgumentName& name) {
+  EREDU_TRY(read, read_sized(given, SizedDefaults<eredu_linear_format>::value(), name));
   const std::string kind_name = field_name(name, "->kind");
-  return enum_argument(linear_format_kind_from_value(format->kind), format->kind,
-                       kind_name.c_str());
+  EREDU_TRY(kind,
+            enum_argument(linear_format_kind_from_value(read.kind), read.kind, kind_name.c_str()));
+  return FormatRead{read, kind};
 }
 
-Result<LinearFormat> format_argument(const eredu_linear_format* format, const ArgumentName& name) {
-  EREDU_TRY(kind, format_kind_argument(format, name));
-  switch (kind) {
+Result<LinearFormat> format_value(const FormatRead& read, const ArgumentName& name) {
+  const eredu_linear_format* format = &read.fields;
+  switch (read.kind) {
     case LinearFormatKind::Dense:
       return LinearFormat::dense();
     case LinearFormatKind::Affine:
@@ -167,6 +153,11 @@ Result<LinearFormat> format_argument(const eredu_linear_format* format, const Ar
       BlockFp8Format{format->block_rows, format->block_columns, encoding});
 }
 
+Result<LinearFormat> format_argument(const eredu_linear_format* format, const ArgumentName& name) {
+  EREDU_TRY(read, format_read(format, name));
+  return format_value(read, name);
+}
+
 }  // namespace eredu::capi
 
 // Defined at global scope: GCC gives extern "C" definitions inside a
@@ -176,28 +167,19 @@ using namespace eredu::capi;
 
 extern "C" {
 
-eredu_status eredu_linear_format_init(eredu_linear_format* format, eredu_error** error) {
-  return firewall(error, [&]() -> Result<void> {
-    EREDU_TRY(require(format, "format"));
-    *format = eredu_linear_format{};
-    format->struct_size = sizeof(eredu_linear_format);
-    format->kind = EREDU_LINEAR_FORMAT_DENSE;
-    const AffineQuantization affine;
-    format->affine_group_size = affine.group_size;
-    format->affine_bits = affine.bits;
-    format->block_rows = 128;
-    format->block_columns = 128;
-    format->scale_encoding = EREDU_BLOCK_FP8_SCALE_FLOAT;
-    return outcome::success();
-  });
+eredu_status eredu_linear_format_init(eredu_linear_format* format, size_t size,
+                                      eredu_error** error) {
+  return init_sized(format, size, "format", error);
 }
 
-eredu_status eredu_linear_format_spec_init(eredu_linear_format_spec* spec, eredu_error** error) {
-  return init_sized(spec, "spec", error);
+eredu_status eredu_linear_format_spec_init(eredu_linear_format_spec* spec, size_t size,
+                                           eredu_error** error) {
+  return init_sized(spec, size, "spec", error);
 }
 
-eredu_status eredu_ggml_type_info_init(eredu_ggml_type_info* info, eredu_error** error) {
-  return init_sized(info, "info", error);
+eredu_status eredu_ggml_type_info_init(eredu_ggml_type_info* info, size_t size,
+                                       eredu_error** error) {
+  return init_sized(info, size, "info", error);
 }
 
 eredu_status eredu_linear_format_validate(const eredu_linear_format* format, eredu_error** error) {
@@ -220,9 +202,9 @@ eredu_status eredu_ggml_type_by_code(uint32_t code, eredu_ggml_type_info* out,
   return firewall(
       error,
       [&]() -> Result<void> {
-        EREDU_TRY(sized_argument(out, "out"));
+        EREDU_TRY(sized_out(out, "out"));
         EREDU_TRY(info, ggml_type_info(code));
-        fill_ggml_info(info, out);
+        ggml_info_out(info, out);
         return outcome::success();
       },
       out);
@@ -234,12 +216,12 @@ eredu_status eredu_ggml_type_by_name(const char* name, eredu_ggml_type_info* out
       error,
       [&]() -> Result<void> {
         EREDU_TRY(text, text_argument(name, "name"));
-        EREDU_TRY(sized_argument(out, "out"));
+        EREDU_TRY(sized_out(out, "out"));
         const auto code = ggml_code_from_name(text);
         if (!code)
           return failf(Status::NotFound, "no GGML tensor type is named {}", debug_quoted(text));
         EREDU_TRY(info, ggml_type_info(*code));
-        fill_ggml_info(info, out);
+        ggml_info_out(info, out);
         return outcome::success();
       },
       out);
@@ -278,7 +260,7 @@ eredu_status eredu_expand_linear_format_group(const eredu_group* group,
         std::size_t next = 0;
         EREDU_TRY(expanded,
                   expand_linear_format_group(group->spec, declaration_over(declarations, next)));
-        *out = new eredu_group{std::move(expanded)};
+        *out = new eredu_group(std::move(expanded));
         return outcome::success();
       },
       out);
@@ -310,47 +292,20 @@ eredu_status eredu_expand_linear_format_model(const eredu_model* model,
       out);
 }
 
-eredu_status eredu_group_members(const eredu_group* group, eredu_member_list** out,
-                                 eredu_error** error) {
-  return handle_call(
-      group, "group", error,
-      [&](const eredu_group& handle) -> Result<void> {
-        EREDU_TRY(require(out, "out"));
-        *out = member_list(handle.spec.members()).release();
-        return outcome::success();
-      },
-      out);
-}
-
 void eredu_member_list_free(eredu_member_list* list) { delete list; }
 
-eredu_status eredu_member_list_count(const eredu_member_list* list, size_t* out,
-                                     eredu_error** error) {
-  return handle_call(
-      list, "list", error,
-      [&](const eredu_member_list& handle) { return value_out(out, handle.members.size()); }, out);
+size_t eredu_member_list_count(const eredu_member_list* list) {
+  return list == nullptr ? 0 : list->members.size();
 }
 
 eredu_status eredu_member_list_get(const eredu_member_list* list, size_t index,
                                    eredu_member_desc* out, eredu_error** error) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(list, "list"));
-        EREDU_TRY(require(out, "out"));
-        EREDU_TRY(index_argument(index, list->members.size(), "index"));
-        EREDU_TRY(sized_argument(out, "out"));
-        const ParameterMemberSpec& member = list->members[index];
-        const std::vector<std::uint64_t>& segments = list->segment_values[index];
-        out->target = member.target().c_str();
-        out->shape = member.global_shape().empty() ? nullptr : member.global_shape().data();
-        out->ndim = member.global_shape().size();
-        out->has_dtype = member.dtype().has_value() ? 1 : 0;
-        out->dtype = member.dtype() ? static_cast<eredu_dtype>(*member.dtype()) : 0;
-        out->sharding = static_cast<eredu_sharding_kind>(member.sharding().kind);
-        out->axis = member.sharding().axis;
-        out->segments = segments.empty() ? nullptr : segments.data();
-        out->segment_count = segments.size() / 2;
+  return handle_call(
+      list, "list", error,
+      [&](const eredu_member_list& handle) -> Result<void> {
+        EREDU_TRY(index_argument(index, handle.members.size(), "index"));
+        EREDU_TRY(sized_out(out, "out"));
+        write_sized(out, handle.views.view(handle.members, index));
         return outcome::success();
       },
       out);

@@ -11,12 +11,21 @@
 
 namespace eredu::capi {
 
-/// The first checks of a format named `name`: struct_size, then
-/// `name`->kind.
-Result<LinearFormatKind> format_kind_argument(const eredu_linear_format* format,
-                                              const ArgumentName& name);
+/// A caller's format as this library's struct (defaults past its
+/// struct_size, docs/abi.md) and its checked kind.
+struct FormatRead {
+  eredu_linear_format fields;
+  LinearFormatKind kind;
+};
 
-/// format_kind_argument, then (BLOCK_FP8 only) `name`->scale_encoding.
+/// The first checks of a format named `name`: NULL, struct_size, then
+/// `name`->kind.
+Result<FormatRead> format_read(const eredu_linear_format* format, const ArgumentName& name);
+
+/// The core format of a read struct: (BLOCK_FP8 only) `name`->scale_encoding.
+Result<LinearFormat> format_value(const FormatRead& read, const ArgumentName& name);
+
+/// format_read, then format_value.
 Result<LinearFormat> format_argument(const eredu_linear_format* format, const ArgumentName& name);
 
 }  // namespace eredu::capi

@@ -61,35 +61,36 @@ static_assert(EREDU_SCOPE_INDEXED == static_cast<int>(GroupScope::Kind::Indexed)
 
 }  // namespace
 
-Result<GroupScope> scope_argument(const eredu_group_scope* scope) {
-  if (scope == nullptr) return GroupScope::all();
-  EREDU_TRY(sized_argument(scope, "scope"));
-  EREDU_TRY(has_layer, flag_argument(scope->has_layer, "scope->has_layer"));
-  EREDU_TRY(has_expert, flag_argument(scope->has_expert, "scope->has_expert"));
-  if (scope->kind > EREDU_SCOPE_INDEXED) {
-    return failf(Status::InvalidArgument, "unknown scope->kind value {}", scope->kind);
+Result<GroupScope> scope_argument(const eredu_group_scope* given) {
+  if (given == nullptr) return GroupScope::all();
+  EREDU_TRY(scope, read_sized(given, SizedDefaults<eredu_group_scope>::value(), "scope"));
+  EREDU_TRY(has_layer, flag_argument(scope.has_layer, "scope->has_layer"));
+  EREDU_TRY(has_expert, flag_argument(scope.has_expert, "scope->has_expert"));
+  if (scope.kind > EREDU_SCOPE_INDEXED) {
+    return failf(Status::InvalidArgument, "unknown scope->kind value {}", scope.kind);
   }
-  const auto kind = static_cast<GroupScope::Kind>(scope->kind);
+  const auto kind = static_cast<GroupScope::Kind>(scope.kind);
   if (kind != GroupScope::Kind::Indexed) {
     if (has_layer || has_expert) {
       return failf(Status::InvalidArgument,
-                   "scope->kind {} takes no layer or expert; use EREDU_SCOPE_INDEXED", scope->kind);
+                   "scope->kind {} takes no layer or expert; use EREDU_SCOPE_INDEXED", scope.kind);
     }
     return GroupScope{kind, std::nullopt, std::nullopt};
   }
   if (!has_layer && !has_expert) {
     return fail(Status::InvalidArgument, "an EREDU_SCOPE_INDEXED scope needs a layer or an expert");
   }
-  return GroupScope::indexed(has_layer ? std::optional(scope->layer) : std::nullopt,
-                             has_expert ? std::optional(scope->expert) : std::nullopt);
+  return GroupScope::indexed(has_layer ? std::optional(scope.layer) : std::nullopt,
+                             has_expert ? std::optional(scope.expert) : std::nullopt);
 }
 
-Result<ParameterMemberSpec> member_argument(const eredu_member_desc* desc, const char* base,
+Result<ParameterMemberSpec> member_argument(const eredu_member_desc* given, const char* base,
                                             std::optional<std::size_t> index) {
   const auto field = [base, index](const char* name) {
     return index ? ArgumentName(base, *index, name) : ArgumentName::field(base, name);
   };
-  EREDU_TRY(sized_argument(desc, field("")));
+  EREDU_TRY(read, read_sized(given, SizedDefaults<eredu_member_desc>::value(), field("")));
+  const eredu_member_desc* desc = &read;
   EREDU_TRY(target, text_argument(desc->target, field("->target")));
   EREDU_TRY(require_array(desc->shape, desc->ndim, field("->shape")));
   if (desc->ndim > EREDU_MAX_NDIM) {
@@ -160,34 +161,42 @@ using namespace eredu::capi;
 
 extern "C" {
 
-eredu_status eredu_member_desc_init(eredu_member_desc* desc, eredu_error** error) {
-  return init_sized(desc, "desc", error);
+eredu_status eredu_member_desc_init(eredu_member_desc* desc, size_t size, eredu_error** error) {
+  return init_sized(desc, size, "desc", error);
 }
 
-eredu_status eredu_group_scope_init(eredu_group_scope* scope, eredu_error** error) {
-  return init_sized(scope, "scope", error);
+eredu_status eredu_group_desc_init(eredu_group_desc* desc, size_t size, eredu_error** error) {
+  return init_sized(desc, size, "desc", error);
 }
 
-eredu_status eredu_group_new(const char* name, eredu_role role, uint8_t has_partition_units,
-                             uint64_t partition_units, const eredu_group_scope* scope,
-                             const eredu_member_desc* const* members, size_t member_count,
-                             eredu_group** out, eredu_error** error) {
+eredu_status eredu_group_scope_init(eredu_group_scope* scope, size_t size, eredu_error** error) {
+  return init_sized(scope, size, "scope", error);
+}
+
+eredu_status eredu_group_info_init(eredu_group_info* info, size_t size, eredu_error** error) {
+  return init_sized(info, size, "info", error);
+}
+
+eredu_status eredu_group_new(const eredu_group_desc* desc, const eredu_member_desc* const* members,
+                             size_t member_count, eredu_group** out, eredu_error** error) {
   return firewall(
       error,
       [&]() -> Result<void> {
-        EREDU_TRY(logical_name, text_argument(name, "name"));
-        EREDU_TRY(group_role, enum_argument(role_from_value(role), role, "role"));
-        EREDU_TRY(partitioned, flag_argument(has_partition_units, "has_partition_units"));
-        EREDU_TRY(group_scope, scope_argument(scope));
+        EREDU_TRY(group, read_sized(desc, SizedDefaults<eredu_group_desc>::value(), "desc"));
+        EREDU_TRY(logical_name, text_argument(group.name, "desc->name"));
+        EREDU_TRY(group_role, enum_argument(role_from_value(group.role), group.role, "desc->role"));
+        EREDU_TRY(partitioned,
+                  flag_argument(group.has_partition_units, "desc->has_partition_units"));
+        EREDU_TRY(group_scope, scope_argument(group.scope));
         EREDU_TRY(specs, members_argument(members, member_count));
         EREDU_TRY(require(out, "out"));
         EREDU_TRY(spec, partitioned
                             ? ParameterGroupSpec::partitioned(std::string(logical_name), group_role,
-                                                              partition_units, std::move(specs),
-                                                              group_scope)
+                                                              group.partition_units,
+                                                              std::move(specs), group_scope)
                             : ParameterGroupSpec::create(std::string(logical_name), group_role,
                                                          std::move(specs), group_scope));
-        *out = new eredu_group{std::move(spec)};
+        *out = new eredu_group(std::move(spec));
         return outcome::success();
       },
       out);
@@ -195,56 +204,42 @@ eredu_status eredu_group_new(const char* name, eredu_role role, uint8_t has_part
 
 void eredu_group_free(eredu_group* group) { delete group; }
 
-eredu_status eredu_group_name(const eredu_group* group, const char** out, size_t* length,
-                              eredu_error** error) {
+eredu_status eredu_group_get_info(const eredu_group* group, eredu_group_info* out,
+                                  eredu_error** error) {
   return handle_call(
       group, "group", error,
-      [&](const eredu_group& handle) {
-        return string_out(handle.spec.logical_name(), out, length);
-      },
-      out, length);
-}
-
-eredu_status eredu_group_role(const eredu_group* group, eredu_role* out, eredu_error** error) {
-  return handle_call(
-      group, "group", error,
-      [&](const eredu_group& handle) {
-        return value_out(out, static_cast<eredu_role>(handle.spec.role()));
+      [&](const eredu_group& handle) -> Result<void> {
+        EREDU_TRY(sized_out(out, "out"));
+        const ParameterGroupSpec& spec = handle.spec;
+        eredu_group_info info{};
+        info.role = static_cast<eredu_role>(spec.role());
+        info.name = spec.logical_name().c_str();
+        info.name_length = spec.logical_name().size();
+        info.member_count = spec.members().size();
+        info.has_partition_units = spec.partition_units().has_value() ? 1 : 0;
+        info.partition_units = spec.partition_units().value_or(0);
+        info.scope_kind = static_cast<eredu_scope_kind>(spec.scope().kind);
+        info.has_layer = spec.scope().layer.has_value() ? 1 : 0;
+        info.has_expert = spec.scope().expert.has_value() ? 1 : 0;
+        info.layer = spec.scope().layer.value_or(0);
+        info.expert = spec.scope().expert.value_or(0);
+        write_sized(out, info);
+        return outcome::success();
       },
       out);
 }
 
-eredu_status eredu_group_partition_units(const eredu_group* group, uint64_t* units, bool* present,
-                                         eredu_error** error) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(group, "group"));
-        EREDU_TRY(require(units, "units"));
-        EREDU_TRY(require(present, "present"));
-        const auto value = group->spec.partition_units();
-        *units = value.value_or(0);
-        *present = value.has_value();
-        return outcome::success();
-      },
-      units, present);
-}
-
-eredu_status eredu_group_member_count(const eredu_group* group, size_t* out, eredu_error** error) {
-  return handle_call(
-      group, "group", error,
-      [&](const eredu_group& handle) { return value_out(out, handle.spec.members().size()); }, out);
-}
-
-eredu_status eredu_group_member_target(const eredu_group* group, size_t index, const char** out,
-                                       size_t* length, eredu_error** error) {
+eredu_status eredu_group_member(const eredu_group* group, size_t index, eredu_member_desc* out,
+                                eredu_error** error) {
   return handle_call(
       group, "group", error,
       [&](const eredu_group& handle) -> Result<void> {
         EREDU_TRY(index_argument(index, handle.spec.members().size(), "member index"));
-        return string_out(handle.spec.members()[index].target(), out, length);
+        EREDU_TRY(sized_out(out, "out"));
+        write_sized(out, handle.views.view(handle.spec.members(), index));
+        return outcome::success();
       },
-      out, length);
+      out);
 }
 
 }  // extern "C"

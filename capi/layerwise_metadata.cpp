@@ -1,5 +1,5 @@
-// eredu_layerwise_model_metadata_*: seed 003 LayerwiseModelMetadata behind a
-// handle.
+// eredu_layerwise_model_metadata_*: the seed's LayerwiseModelMetadata behind
+// a handle.
 #include <optional>
 #include <string>
 #include <utility>
@@ -8,7 +8,6 @@
 #include "firewall.hpp"
 #include "format/linear_format.hpp"
 #include "format_arguments.hpp"
-#include "outputs.hpp"
 #include "residency/layerwise_metadata.hpp"
 
 /// A snapshot changed in place: setters compute the new value first and
@@ -25,13 +24,13 @@ namespace {
 /// checked by quantization_checked.
 Result<std::optional<WeightQuantization>> quantization_argument(const eredu_linear_format* format) {
   if (format == nullptr) return std::optional<WeightQuantization>{};
-  EREDU_TRY(kind, format_kind_argument(format, "quantization"));
-  if (kind == LinearFormatKind::E4M3BlockFp8) {
+  EREDU_TRY(read, format_read(format, "quantization"));
+  if (read.kind == LinearFormatKind::E4M3BlockFp8) {
     return fail(Status::InvalidArgument,
                 "quantization->kind is EREDU_LINEAR_FORMAT_BLOCK_FP8, which is not a weight "
                 "quantization");
   }
-  EREDU_TRY(value, format_argument(format, "quantization"));
+  EREDU_TRY(value, format_value(read, "quantization"));
   return value.weight_quantization();
 }
 
@@ -41,31 +40,21 @@ Result<void> quantization_checked(const std::optional<WeightQuantization>& quant
   return quantization->validate();
 }
 
-void quantization_out(const WeightQuantization& quantization, eredu_linear_format* out) {
+/// The C format of a present quantization; the fields of other kinds are 0.
+eredu_linear_format quantization_fields(const WeightQuantization& quantization) {
+  eredu_linear_format out{};
   const WeightQuantization::Variant& value = quantization.variant();
   if (const auto* affine = std::get_if<AffineQuantization>(&value)) {
-    out->kind = EREDU_LINEAR_FORMAT_AFFINE;
-    out->affine_group_size = affine->group_size;
-    out->affine_bits = affine->bits;
+    out.kind = EREDU_LINEAR_FORMAT_AFFINE;
+    out.affine_group_size = affine->group_size;
+    out.affine_bits = affine->bits;
   } else if (const auto* gguf = std::get_if<GgufIQuant>(&value)) {
-    out->kind = EREDU_LINEAR_FORMAT_GGUF;
-    out->ggml_type = gguf->ggml_type;
+    out.kind = EREDU_LINEAR_FORMAT_GGUF;
+    out.ggml_type = gguf->ggml_type;
   } else {
-    out->kind = EREDU_LINEAR_FORMAT_MXFP4;
+    out.kind = EREDU_LINEAR_FORMAT_MXFP4;
   }
-}
-
-/// A getter of one value: checks the handle, then `out`, then stores
-/// `read(metadata)` in it.
-template <class T, class Read>
-eredu_status metadata_value(const eredu_layerwise_model_metadata* metadata, T* out,
-                            eredu_error** error, Read&& read) {
-  return handle_call(
-      metadata, "metadata", error,
-      [&](const eredu_layerwise_model_metadata& handle) {
-        return value_out(out, read(handle.metadata));
-      },
-      out);
+  return out;
 }
 
 }  // namespace
@@ -77,6 +66,11 @@ using namespace eredu;
 using namespace eredu::capi;
 
 extern "C" {
+
+eredu_status eredu_layerwise_model_metadata_info_init(eredu_layerwise_model_metadata_info* info,
+                                                      size_t size, eredu_error** error) {
+  return init_sized(info, size, "info", error);
+}
 
 eredu_status eredu_layerwise_model_metadata_new(
     const char* effective_model_type, const eredu_linear_format* quantization, uint64_t layer_count,
@@ -129,15 +123,29 @@ eredu_status eredu_layerwise_model_metadata_set_quantization(
                      });
 }
 
-eredu_status eredu_layerwise_model_metadata_effective_model_type(
-    const eredu_layerwise_model_metadata* metadata, const char** out, size_t* length,
-    eredu_error** error) {
+eredu_status eredu_layerwise_model_metadata_get_info(const eredu_layerwise_model_metadata* metadata,
+                                                     eredu_layerwise_model_metadata_info* out,
+                                                     eredu_error** error) {
   return handle_call(
       metadata, "metadata", error,
-      [&](const eredu_layerwise_model_metadata& handle) {
-        return string_out(handle.metadata.effective_model_type(), out, length);
+      [&](const eredu_layerwise_model_metadata& handle) -> Result<void> {
+        EREDU_TRY(sized_out(out, "out"));
+        const LayerwiseModelMetadata& value = handle.metadata;
+        eredu_layerwise_model_metadata_info info{};
+        info.residency = static_cast<eredu_execution_residency>(value.residency());
+        info.effective_model_type = value.effective_model_type().c_str();
+        info.effective_model_type_length = value.effective_model_type().size();
+        info.layer_count = value.layer_count();
+        info.static_device_bytes = value.static_device_bytes();
+        info.layer_parameter_bytes = value.layer_parameter_bytes();
+        info.maximum_device_layer_bytes = value.maximum_device_layer_bytes();
+        info.maximum_host_layer_bytes = value.maximum_host_layer_bytes();
+        info.device_layer_capacity = value.device_layer_capacity();
+        info.has_quantization = value.quantization().has_value() ? 1 : 0;
+        write_sized(out, info);
+        return outcome::success();
       },
-      out, length);
+      out);
 }
 
 eredu_status eredu_layerwise_model_metadata_quantization(
@@ -146,63 +154,15 @@ eredu_status eredu_layerwise_model_metadata_quantization(
   return handle_call(
       metadata, "metadata", error,
       [&](const eredu_layerwise_model_metadata& handle) -> Result<void> {
-        EREDU_TRY(sized_argument(out, "out"));
+        EREDU_TRY(sized_out(out, "out"));
         EREDU_TRY(require(present, "present"));
         const std::optional<WeightQuantization>& quantization = handle.metadata.quantization();
-        if (quantization) quantization_out(*quantization, out);
+        // Absent: every covered field 0, so the kind reads DENSE.
+        write_sized(out, quantization ? quantization_fields(*quantization) : eredu_linear_format{});
         *present = quantization.has_value();
         return outcome::success();
       },
       out, present);
-}
-
-eredu_status eredu_layerwise_model_metadata_layer_count(
-    const eredu_layerwise_model_metadata* metadata, uint64_t* out, eredu_error** error) {
-  return metadata_value(metadata, out, error,
-                        [](const LayerwiseModelMetadata& value) { return value.layer_count(); });
-}
-
-eredu_status eredu_layerwise_model_metadata_static_device_bytes(
-    const eredu_layerwise_model_metadata* metadata, uint64_t* out, eredu_error** error) {
-  return metadata_value(metadata, out, error, [](const LayerwiseModelMetadata& value) {
-    return value.static_device_bytes();
-  });
-}
-
-eredu_status eredu_layerwise_model_metadata_residency(
-    const eredu_layerwise_model_metadata* metadata, eredu_execution_residency* out,
-    eredu_error** error) {
-  return metadata_value(metadata, out, error, [](const LayerwiseModelMetadata& value) {
-    return static_cast<eredu_execution_residency>(value.residency());
-  });
-}
-
-eredu_status eredu_layerwise_model_metadata_layer_parameter_bytes(
-    const eredu_layerwise_model_metadata* metadata, uint64_t* out, eredu_error** error) {
-  return metadata_value(metadata, out, error, [](const LayerwiseModelMetadata& value) {
-    return value.layer_parameter_bytes();
-  });
-}
-
-eredu_status eredu_layerwise_model_metadata_maximum_device_layer_bytes(
-    const eredu_layerwise_model_metadata* metadata, uint64_t* out, eredu_error** error) {
-  return metadata_value(metadata, out, error, [](const LayerwiseModelMetadata& value) {
-    return value.maximum_device_layer_bytes();
-  });
-}
-
-eredu_status eredu_layerwise_model_metadata_maximum_host_layer_bytes(
-    const eredu_layerwise_model_metadata* metadata, uint64_t* out, eredu_error** error) {
-  return metadata_value(metadata, out, error, [](const LayerwiseModelMetadata& value) {
-    return value.maximum_host_layer_bytes();
-  });
-}
-
-eredu_status eredu_layerwise_model_metadata_device_layer_capacity(
-    const eredu_layerwise_model_metadata* metadata, uint64_t* out, eredu_error** error) {
-  return metadata_value(metadata, out, error, [](const LayerwiseModelMetadata& value) {
-    return value.device_layer_capacity();
-  });
 }
 
 }  // extern "C"

@@ -1,16 +1,12 @@
-// eredu_plan_rank and eredu_layout_*: seed LocalModelLayout of one rank.
+// eredu_layout_*: the plan of one rank (seed LocalModelLayout).
 #include <cstring>
-#include <memory>
 #include <string>
-#include <utility>
 
 #include "core/text.hpp"
 #include "firewall.hpp"
 #include "handles.hpp"
 #include "interchange/layout_json.hpp"
 #include "outputs.hpp"
-#include "plan/planner.hpp"
-#include "policy_argument.hpp"
 
 namespace eredu::capi {
 namespace {
@@ -24,81 +20,75 @@ static_assert(EREDU_PLACEMENT_SHARD == static_cast<int>(PlacementKind::Shard));
 static_assert(EREDU_PLACEMENT_RANGE == static_cast<int>(PlacementKind::Range));
 static_assert(EREDU_PLACEMENT_INDICES == static_cast<int>(PlacementKind::Indices));
 static_assert(kPlacementKindCount == 7);
-/// Wraps a finished layout, flattening every Indices placement's runs into
-/// {start, end} pairs.
-std::unique_ptr<eredu_layout> make_handle(LocalModelLayout planned) {
-  auto handle = std::make_unique<eredu_layout>();
-  handle->run_offsets.reserve(planned.tensors.size());
-  for (const LocalTensorLayout& tensor : planned.tensors) {
-    handle->run_offsets.push_back(handle->run_values.size());
-    for (const IndexRange& run : tensor.placement.runs) {
-      handle->run_values.push_back(run.start);
-      handle->run_values.push_back(run.end);
-    }
+
+template <class Body, class... Outs>
+eredu_status layout_call(const eredu_layout* layout, eredu_error** error, Body&& body,
+                         Outs*... outs) {
+  return handle_call(layout, "layout", error, body, outs...);
+}
+
+// Every field of tensor `index` of `handle`.
+eredu_layout_tensor_info tensor_info(const eredu_layout& handle, std::size_t index) {
+  const LocalTensorLayout& tensor = handle.layout.tensors[index];
+  eredu_layout_tensor_info info{};
+  info.role = static_cast<eredu_role>(tensor.role());
+  info.target = tensor.target().c_str();
+  info.target_length = tensor.target().size();
+  info.logical_name = tensor.logical_name().c_str();
+  info.logical_name_length = tensor.logical_name().size();
+  info.global_shape = tensor.global_shape().empty() ? nullptr : tensor.global_shape().data();
+  info.global_ndim = tensor.global_shape().size();
+  info.local_shape = tensor.local_shape.empty() ? nullptr : tensor.local_shape.data();
+  info.local_ndim = tensor.local_shape.size();
+  if (auto dtype = tensor.member->dtype()) {
+    info.has_dtype = 1;
+    info.dtype = static_cast<eredu_dtype>(*dtype);
   }
-  handle->layout = std::move(planned);
-  return handle;
-}
-
-template <class Body, class... Outs>
-eredu_status layout_getter(const eredu_layout* layout, eredu_error** error, Body&& body,
-                           Outs*... outs) {
-  return handle_call(
-      layout, "layout", error, [&](const eredu_layout& handle) { return body(handle.layout); },
-      outs...);
-}
-
-/// Checks the layout and the index, then hands the tensor to `body`.
-template <class Body, class... Outs>
-eredu_status tensor_getter(const eredu_layout* layout, std::size_t index, eredu_error** error,
-                           Body&& body, Outs*... outs) {
-  return layout_getter(
-      layout, error,
-      [&](const LocalModelLayout& planned) -> Result<void> {
-        EREDU_TRY(index_argument(index, planned.tensors.size(), "tensor index"));
-        return body(planned.tensors[index]);
-      },
-      outs...);
-}
-
-/// A borrowed shape getter: NULL for ndim 0.
-template <class Shape>
-Result<void> shape_out(const Shape& shape, const std::uint64_t** out, std::size_t* ndim) {
-  EREDU_TRY(require(out, "shape"));
-  EREDU_TRY(require(ndim, "ndim"));
-  *out = shape.empty() ? nullptr : shape.data();
-  *ndim = shape.size();
-  return outcome::success();
-}
-
-/// An optional value getter.
-template <class T, class Value>
-Result<void> optional_out(const std::optional<Value>& value, T* out, const char* name,
-                          bool* present) {
-  EREDU_TRY(require(out, name));
-  EREDU_TRY(require(present, "present"));
-  *out = value ? static_cast<T>(*value) : T{};
-  *present = value.has_value();
-  return outcome::success();
-}
-
-/// Four axis values, for the topology and the coordinates.
-Result<void> axes_out(std::uint64_t tensor_value, std::uint64_t pipeline_value,
-                      std::uint64_t expert_value, std::uint64_t data_value, std::uint64_t* tensor,
-                      std::uint64_t* pipeline, std::uint64_t* expert, std::uint64_t* data) {
-  EREDU_TRY(require(tensor, "tensor"));
-  EREDU_TRY(require(pipeline, "pipeline"));
-  EREDU_TRY(require(expert, "expert"));
-  EREDU_TRY(require(data, "data"));
-  *tensor = tensor_value;
-  *pipeline = pipeline_value;
-  *expert = expert_value;
-  *data = data_value;
-  return outcome::success();
+  if (auto units = tensor.logical_units()) {
+    info.has_logical_units = 1;
+    info.logical_units = *units;
+  }
+  if (tensor.logical_range) {
+    info.has_logical_range = 1;
+    info.logical_start = tensor.logical_range->start;
+    info.logical_end = tensor.logical_range->end;
+  }
+  info.fell_back_to_replication = tensor.fell_back_to_replication ? 1 : 0;
+  if (tensor.local_bytes) {
+    info.has_local_bytes = 1;
+    info.local_bytes = *tensor.local_bytes;
+  }
+  const TensorPlacement& placement = tensor.placement;
+  info.placement = static_cast<eredu_placement_kind>(placement.kind);
+  switch (placement.kind) {
+    case PlacementKind::Replicated:
+    case PlacementKind::Local:
+    case PlacementKind::Omit:
+      break;
+    case PlacementKind::Rank:
+      info.owner_rank = placement.rank;
+      break;
+    case PlacementKind::Shard:
+      info.axis = placement.axis;
+      info.shard_index = placement.index;
+      info.shard_parts = placement.parts;
+      break;
+    case PlacementKind::Range:
+      info.axis = placement.axis;
+      info.start = placement.start;
+      info.end = placement.end;
+      break;
+    case PlacementKind::Indices:
+      info.axis = placement.axis;
+      info.runs = handle.run_values.data() + handle.run_offsets[index];
+      info.run_count = placement.runs.size();
+      info.index_count = placement.count;
+      break;
+  }
+  return info;
 }
 
 }  // namespace
-
 }  // namespace eredu::capi
 
 // Defined at global scope: GCC gives extern "C" definitions inside a
@@ -108,104 +98,73 @@ using namespace eredu::capi;
 
 extern "C" {
 
-eredu_status eredu_plan_rank(const eredu_model* model, uint64_t tensor, uint64_t pipeline,
-                             uint64_t expert, uint64_t data, uint64_t rank, eredu_policy policy,
-                             eredu_layout** out, eredu_error** error) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(model, "model"));
-        EREDU_TRY(sharding_policy, policy_argument(policy));
-        EREDU_TRY(require(out, "out"));
-        EREDU_TRY(topology, ParallelTopology::create(tensor, pipeline, expert, data));
-        EREDU_TRY(planned, plan_rank(model->description, topology, rank, sharding_policy));
-        // Published only once complete: a layout or an error, never half.
-        *out = make_handle(std::move(planned)).release();
-        return outcome::success();
-      },
-      out);
+eredu_status eredu_layout_info_init(eredu_layout_info* info, size_t size, eredu_error** error) {
+  return init_sized(info, size, "info", error);
 }
 
-eredu_status eredu_placement_init(eredu_placement* placement, eredu_error** error) {
-  return init_sized(placement, "placement", error);
-}
-
-eredu_status eredu_layout_totals_init(eredu_layout_totals* totals, eredu_error** error) {
-  return init_sized(totals, "totals", error);
+eredu_status eredu_layout_tensor_info_init(eredu_layout_tensor_info* info, size_t size,
+                                           eredu_error** error) {
+  return init_sized(info, size, "info", error);
 }
 
 void eredu_layout_free(eredu_layout* layout) { delete layout; }
 
-eredu_status eredu_layout_topology(const eredu_layout* layout, uint64_t* tensor, uint64_t* pipeline,
-                                   uint64_t* expert, uint64_t* data, eredu_error** error) {
-  return layout_getter(
-      layout, error,
-      [&](const LocalModelLayout& planned) {
-        const ParallelTopology& sizes = planned.topology;
-        return axes_out(sizes.tensor(), sizes.pipeline(), sizes.expert(), sizes.data(), tensor,
-                        pipeline, expert, data);
-      },
-      tensor, pipeline, expert, data);
+size_t eredu_layout_tensor_count(const eredu_layout* layout) {
+  return layout == nullptr ? 0 : layout->layout.tensors.size();
 }
 
-eredu_status eredu_layout_rank(const eredu_layout* layout, uint64_t* out, eredu_error** error) {
-  return layout_getter(
+eredu_status eredu_layout_topology(const eredu_layout* layout, eredu_topology* out,
+                                   eredu_error** error) {
+  return layout_call(
       layout, error,
-      [&](const LocalModelLayout& planned) -> Result<void> {
-        EREDU_TRY(require(out, "out"));
-        *out = planned.rank;
+      [&](const eredu_layout& handle) -> Result<void> {
+        EREDU_TRY(sized_out(out, "out"));
+        const ParallelTopology& sizes = handle.layout.topology;
+        eredu_topology topology{};
+        topology.tensor = sizes.tensor();
+        topology.pipeline = sizes.pipeline();
+        topology.expert = sizes.expert();
+        topology.data = sizes.data();
+        write_sized(out, topology);
         return outcome::success();
       },
       out);
 }
 
-eredu_status eredu_layout_coordinates(const eredu_layout* layout, uint64_t* tensor,
-                                      uint64_t* pipeline, uint64_t* expert, uint64_t* data,
-                                      eredu_error** error) {
-  return layout_getter(
+eredu_status eredu_layout_get_info(const eredu_layout* layout, eredu_layout_info* out,
+                                   eredu_error** error) {
+  return layout_call(
       layout, error,
-      [&](const LocalModelLayout& planned) {
-        const ParallelCoordinates& at = planned.coordinates;
-        return axes_out(at.tensor, at.pipeline, at.expert, at.data, tensor, pipeline, expert, data);
-      },
-      tensor, pipeline, expert, data);
-}
-
-eredu_status eredu_layout_policy(const eredu_layout* layout, eredu_policy* out,
-                                 eredu_error** error) {
-  return layout_getter(
-      layout, error,
-      [&](const LocalModelLayout& planned) -> Result<void> {
-        EREDU_TRY(require(out, "out"));
-        *out = static_cast<eredu_policy>(planned.policy);
+      [&](const eredu_layout& handle) -> Result<void> {
+        EREDU_TRY(sized_out(out, "out"));
+        const LocalModelLayout& planned = handle.layout;
+        eredu_layout_info info{};
+        info.policy = static_cast<eredu_policy>(planned.policy);
+        info.rank = planned.rank;
+        info.tensor_rank = planned.coordinates.tensor;
+        info.pipeline_rank = planned.coordinates.pipeline;
+        info.expert_rank = planned.coordinates.expert;
+        info.data_rank = planned.coordinates.data;
+        info.tensor_count = planned.tensors.size();
+        info.local_bytes = planned.totals.local_bytes;
+        info.global_bytes = planned.totals.global_bytes;
+        info.materialized_tensors = planned.totals.materialized_tensors;
+        info.omitted_tensors = planned.totals.omitted_tensors;
+        info.unknown_bytes_tensors = planned.totals.unknown_bytes_tensors;
+        write_sized(out, info);
         return outcome::success();
       },
       out);
 }
 
-eredu_status eredu_layout_get_totals(const eredu_layout* layout, eredu_layout_totals* totals,
-                                     eredu_error** error) {
-  return layout_getter(
+eredu_status eredu_layout_get_tensor_info(const eredu_layout* layout, size_t index,
+                                          eredu_layout_tensor_info* out, eredu_error** error) {
+  return layout_call(
       layout, error,
-      [&](const LocalModelLayout& planned) -> Result<void> {
-        EREDU_TRY(sized_argument(totals, "totals"));
-        totals->local_bytes = planned.totals.local_bytes;
-        totals->global_bytes = planned.totals.global_bytes;
-        totals->materialized_tensors = planned.totals.materialized_tensors;
-        totals->omitted_tensors = planned.totals.omitted_tensors;
-        totals->unknown_bytes_tensors = planned.totals.unknown_bytes_tensors;
-        return outcome::success();
-      },
-      totals);
-}
-
-eredu_status eredu_layout_tensor_count(const eredu_layout* layout, size_t* out,
-                                       eredu_error** error) {
-  return layout_getter(
-      layout, error,
-      [&](const LocalModelLayout& planned) -> Result<void> {
-        EREDU_TRY(require(out, "out"));
-        *out = planned.tensors.size();
+      [&](const eredu_layout& handle) -> Result<void> {
+        EREDU_TRY(index_argument(index, handle.layout.tensors.size(), "tensor index"));
+        EREDU_TRY(sized_out(out, "out"));
+        write_sized(out, tensor_info(handle, index));
         return outcome::success();
       },
       out);
@@ -213,181 +172,28 @@ eredu_status eredu_layout_tensor_count(const eredu_layout* layout, size_t* out,
 
 eredu_status eredu_layout_find_tensor(const eredu_layout* layout, const char* target, size_t* out,
                                       eredu_error** error) {
-  return layout_getter(
+  return layout_call(
       layout, error,
-      [&](const LocalModelLayout& planned) -> Result<void> {
+      [&](const eredu_layout& handle) -> Result<void> {
         EREDU_TRY(name, text_argument(target, "target"));
         EREDU_TRY(require(out, "out"));
-        const LocalTensorLayout* found = planned.tensor(name);
+        const LocalTensorLayout* found = handle.layout.tensor(name);
         if (found == nullptr) {
           return failf(Status::NotFound, "the layout has no tensor {}", debug_quoted(name));
         }
-        *out = static_cast<std::size_t>(found - planned.tensors.data());
+        *out = static_cast<std::size_t>(found - handle.layout.tensors.data());
         return outcome::success();
       },
       out);
-}
-
-eredu_status eredu_layout_tensor_target(const eredu_layout* layout, size_t index, const char** out,
-                                        size_t* length, eredu_error** error) {
-  return tensor_getter(
-      layout, index, error,
-      [&](const LocalTensorLayout& tensor) { return string_out(tensor.target(), out, length); },
-      out, length);
-}
-
-eredu_status eredu_layout_tensor_logical_name(const eredu_layout* layout, size_t index,
-                                              const char** out, size_t* length,
-                                              eredu_error** error) {
-  return tensor_getter(
-      layout, index, error,
-      [&](const LocalTensorLayout& tensor) {
-        return string_out(tensor.logical_name(), out, length);
-      },
-      out, length);
-}
-
-eredu_status eredu_layout_tensor_role(const eredu_layout* layout, size_t index, eredu_role* out,
-                                      eredu_error** error) {
-  return tensor_getter(
-      layout, index, error,
-      [&](const LocalTensorLayout& tensor) -> Result<void> {
-        EREDU_TRY(require(out, "out"));
-        *out = static_cast<eredu_role>(tensor.role());
-        return outcome::success();
-      },
-      out);
-}
-
-eredu_status eredu_layout_tensor_dtype(const eredu_layout* layout, size_t index, eredu_dtype* out,
-                                       bool* present, eredu_error** error) {
-  return tensor_getter(
-      layout, index, error,
-      [&](const LocalTensorLayout& tensor) {
-        return optional_out(tensor.member->dtype(), out, "out", present);
-      },
-      out, present);
-}
-
-eredu_status eredu_layout_tensor_global_shape(const eredu_layout* layout, size_t index,
-                                              const uint64_t** shape, size_t* ndim,
-                                              eredu_error** error) {
-  return tensor_getter(
-      layout, index, error,
-      [&](const LocalTensorLayout& tensor) {
-        return shape_out(tensor.global_shape(), shape, ndim);
-      },
-      shape, ndim);
-}
-
-eredu_status eredu_layout_tensor_local_shape(const eredu_layout* layout, size_t index,
-                                             const uint64_t** shape, size_t* ndim,
-                                             eredu_error** error) {
-  return tensor_getter(
-      layout, index, error,
-      [&](const LocalTensorLayout& tensor) { return shape_out(tensor.local_shape, shape, ndim); },
-      shape, ndim);
-}
-
-eredu_status eredu_layout_tensor_placement(const eredu_layout* layout, size_t index,
-                                           eredu_placement* placement, eredu_error** error) {
-  return tensor_getter(
-      layout, index, error,
-      [&](const LocalTensorLayout& tensor) -> Result<void> {
-        EREDU_TRY(sized_argument(placement, "placement"));
-        const TensorPlacement& source = tensor.placement;
-        eredu_placement result{};
-        result.struct_size = sizeof(eredu_placement);
-        result.kind = static_cast<eredu_placement_kind>(source.kind);
-        switch (source.kind) {
-          case PlacementKind::Replicated:
-          case PlacementKind::Local:
-          case PlacementKind::Omit:
-            break;
-          case PlacementKind::Rank:
-            result.rank = source.rank;
-            break;
-          case PlacementKind::Shard:
-            result.axis = source.axis;
-            result.index = source.index;
-            result.parts = source.parts;
-            break;
-          case PlacementKind::Range:
-            result.axis = source.axis;
-            result.start = source.start;
-            result.end = source.end;
-            break;
-          case PlacementKind::Indices:
-            result.axis = source.axis;
-            result.runs = layout->run_values.data() + layout->run_offsets[index];
-            result.run_count = source.runs.size();
-            result.index_count = source.count;
-            break;
-        }
-        *placement = result;
-        return outcome::success();
-      },
-      placement);
-}
-
-eredu_status eredu_layout_tensor_logical_units(const eredu_layout* layout, size_t index,
-                                               uint64_t* units, bool* present,
-                                               eredu_error** error) {
-  return tensor_getter(
-      layout, index, error,
-      [&](const LocalTensorLayout& tensor) {
-        return optional_out(tensor.logical_units(), units, "units", present);
-      },
-      units, present);
-}
-
-eredu_status eredu_layout_tensor_logical_range(const eredu_layout* layout, size_t index,
-                                               uint64_t* start, uint64_t* end, bool* present,
-                                               eredu_error** error) {
-  return tensor_getter(
-      layout, index, error,
-      [&](const LocalTensorLayout& tensor) -> Result<void> {
-        EREDU_TRY(require(start, "start"));
-        EREDU_TRY(require(end, "end"));
-        EREDU_TRY(require(present, "present"));
-        const std::optional<IndexRange>& range = tensor.logical_range;
-        *start = range ? range->start : 0;
-        *end = range ? range->end : 0;
-        *present = range.has_value();
-        return outcome::success();
-      },
-      start, end, present);
-}
-
-eredu_status eredu_layout_tensor_fell_back(const eredu_layout* layout, size_t index, bool* out,
-                                           eredu_error** error) {
-  return tensor_getter(
-      layout, index, error,
-      [&](const LocalTensorLayout& tensor) -> Result<void> {
-        EREDU_TRY(require(out, "out"));
-        *out = tensor.fell_back_to_replication;
-        return outcome::success();
-      },
-      out);
-}
-
-eredu_status eredu_layout_tensor_local_bytes(const eredu_layout* layout, size_t index,
-                                             uint64_t* bytes, bool* present, eredu_error** error) {
-  return tensor_getter(
-      layout, index, error,
-      [&](const LocalTensorLayout& tensor) {
-        return optional_out(tensor.local_bytes, bytes, "bytes", present);
-      },
-      bytes, present);
 }
 
 eredu_status eredu_layout_to_json(const eredu_layout* layout, char** out, size_t* length,
                                   eredu_error** error) {
-  return layout_getter(
+  return layout_call(
       layout, error,
-      [&](const LocalModelLayout& planned) -> Result<void> {
+      [&](const eredu_layout& handle) -> Result<void> {
         EREDU_TRY(require(out, "out"));
-        return buffer_out(layout_to_json(planned), out, length);
+        return buffer_out(layout_to_json(handle.layout), out, length);
       },
       out, length);
 }
@@ -397,10 +203,10 @@ eredu_status eredu_layout_write_json(const eredu_layout* layout, char* buffer, s
   // `required` is not a zeroed-on-failure output: EREDU_E_BUFFER_TOO_SMALL
   // reports the needed size through it.
   if (required != nullptr) *required = 0;
-  return layout_getter(layout, error, [&](const LocalModelLayout& planned) -> Result<void> {
+  return layout_call(layout, error, [&](const eredu_layout& handle) -> Result<void> {
     EREDU_TRY(require_array(buffer, capacity, "buffer"));
     EREDU_TRY(require(required, "required"));
-    const std::string text = layout_to_json(planned);
+    const std::string text = layout_to_json(handle.layout);
     *required = text.size() + 1;
     if (capacity < text.size() + 1) {
       return failf(Status::BufferTooSmall, "the layout JSON needs {} bytes, the buffer holds {}",

@@ -16,26 +16,19 @@ namespace {
 // a longer `length` is refused before the document is copied.
 constexpr std::size_t kMaxJsonBytes = 0xFFFFFFFF;
 
-Result<ModelInfo> info_argument(const eredu_model_info* info) {
+Result<ModelInfo> info_argument(const eredu_model_info* given) {
   ModelInfo model_info;
-  if (info == nullptr) return model_info;
-  EREDU_TRY(sized_argument(info, "info"));
-  if (info->name != nullptr) {
-    EREDU_TRY(name, text_argument(info->name, "info->name"));
+  if (given == nullptr) return model_info;
+  EREDU_TRY(info, read_sized(given, SizedDefaults<eredu_model_info>::value(), "info"));
+  if (info.name != nullptr) {
+    EREDU_TRY(name, text_argument(info.name, "info->name"));
     model_info.name = std::string(name);
   }
-  EREDU_TRY(has_layers, flag_argument(info->has_layers, "info->has_layers"));
-  EREDU_TRY(has_experts, flag_argument(info->has_experts, "info->has_experts"));
-  if (has_layers) model_info.layers = info->layers;
-  if (has_experts) model_info.experts = info->experts;
+  EREDU_TRY(has_layers, flag_argument(info.has_layers, "info->has_layers"));
+  EREDU_TRY(has_experts, flag_argument(info.has_experts, "info->has_experts"));
+  if (has_layers) model_info.layers = info.layers;
+  if (has_experts) model_info.experts = info.experts;
   return model_info;
-}
-
-template <class T, class Read>
-eredu_status model_getter(const eredu_model* model, T* out, eredu_error** error, Read read) {
-  return handle_call(
-      model, "model", error,
-      [&](const eredu_model& handle) { return value_out(out, read(*handle.description)); }, out);
 }
 
 }  // namespace
@@ -49,8 +42,8 @@ using namespace eredu::capi;
 
 extern "C" {
 
-eredu_status eredu_model_info_init(eredu_model_info* info, eredu_error** error) {
-  return init_sized(info, "info", error);
+eredu_status eredu_model_info_init(eredu_model_info* info, size_t size, eredu_error** error) {
+  return init_sized(info, size, "info", error);
 }
 
 eredu_status eredu_model_new(const eredu_model_info* info, const eredu_group* const* groups,
@@ -100,23 +93,16 @@ eredu_status eredu_model_from_json(const char* text, size_t length, eredu_model*
 
 void eredu_model_free(eredu_model* model) { delete model; }
 
-eredu_status eredu_model_tensor_count(const eredu_model* model, size_t* out, eredu_error** error) {
-  return model_getter(model, out, error, [](const ModelDescription& description) {
-    return description.tensor_count();
-  });
+size_t eredu_model_tensor_count(const eredu_model* model) {
+  return model == nullptr ? 0 : model->description->tensor_count();
 }
 
-eredu_status eredu_model_group_count(const eredu_model* model, size_t* out, eredu_error** error) {
-  return model_getter(model, out, error, [](const ModelDescription& description) {
-    return description.groups().size();
-  });
+size_t eredu_model_group_count(const eredu_model* model) {
+  return model == nullptr ? 0 : model->description->groups().size();
 }
 
-eredu_status eredu_model_global_bytes(const eredu_model* model, uint64_t* out,
-                                      eredu_error** error) {
-  return model_getter(model, out, error, [](const ModelDescription& description) {
-    return description.global_bytes();
-  });
+uint64_t eredu_model_global_bytes(const eredu_model* model) {
+  return model == nullptr ? 0 : model->description->global_bytes();
 }
 
 }  // extern "C"

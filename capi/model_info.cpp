@@ -1,4 +1,4 @@
-// eredu_parallel_model_info_*: seed 000 ParallelModelInfo behind a handle.
+// eredu_parallel_model_info_*: the seed's ParallelModelInfo behind a handle.
 #include <string>
 #include <utility>
 #include <vector>
@@ -36,21 +36,27 @@ using namespace eredu::capi;
 
 extern "C" {
 
+eredu_status eredu_parallel_model_summary_init(eredu_parallel_model_summary* info, size_t size,
+                                               eredu_error** error) {
+  return init_sized(info, size, "info", error);
+}
+
 eredu_status eredu_parallel_model_info_new(
-    uint64_t tensor, uint64_t pipeline, uint64_t expert, uint64_t data,
-    const char* effective_model_type, const char* const* owned_tensors, size_t owned_tensor_count,
-    uint64_t local_parameter_bytes, uint64_t global_parameter_bytes,
-    uint64_t pinned_device_parameter_bytes, uint64_t maximum_device_parameter_bytes,
-    eredu_parallel_model_info** out, eredu_error** error) {
+    const eredu_topology* topology, const char* effective_model_type,
+    const char* const* owned_tensors, size_t owned_tensor_count, uint64_t local_parameter_bytes,
+    uint64_t global_parameter_bytes, uint64_t pinned_device_parameter_bytes,
+    uint64_t maximum_device_parameter_bytes, eredu_parallel_model_info** out, eredu_error** error) {
   return firewall(
       error,
       [&]() -> Result<void> {
+        EREDU_TRY(sizes, read_sized(topology, SizedDefaults<eredu_topology>::value(), "topology"));
         EREDU_TRY(model_type, text_argument(effective_model_type, "effective_model_type"));
         EREDU_TRY(owned, strings_argument(owned_tensors, owned_tensor_count));
         EREDU_TRY(require(out, "out"));
-        EREDU_TRY(topology, ParallelTopology::create(tensor, pipeline, expert, data));
+        EREDU_TRY(parallel,
+                  ParallelTopology::create(sizes.tensor, sizes.pipeline, sizes.expert, sizes.data));
         *out = new eredu_parallel_model_info{ParallelModelInfo(
-            topology, std::string(model_type), std::move(owned), local_parameter_bytes,
+            parallel, std::string(model_type), std::move(owned), local_parameter_bytes,
             global_parameter_bytes, pinned_device_parameter_bytes, maximum_device_parameter_bytes)};
         return outcome::success();
       },
@@ -60,46 +66,47 @@ eredu_status eredu_parallel_model_info_new(
 void eredu_parallel_model_info_free(eredu_parallel_model_info* info) { delete info; }
 
 eredu_status eredu_parallel_model_info_topology(const eredu_parallel_model_info* info,
-                                                uint64_t* tensor, uint64_t* pipeline,
-                                                uint64_t* expert, uint64_t* data,
-                                                eredu_error** error) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(info, "info"));
-        EREDU_TRY(require(tensor, "tensor"));
-        EREDU_TRY(require(pipeline, "pipeline"));
-        EREDU_TRY(require(expert, "expert"));
-        EREDU_TRY(require(data, "data"));
-        const ParallelTopology& topology = info->info.topology();
-        *tensor = topology.tensor();
-        *pipeline = topology.pipeline();
-        *expert = topology.expert();
-        *data = topology.data();
+                                                eredu_topology* out, eredu_error** error) {
+  return handle_call(
+      info, "info", error,
+      [&](const eredu_parallel_model_info& handle) -> Result<void> {
+        EREDU_TRY(sized_out(out, "out"));
+        const ParallelTopology& sizes = handle.info.topology();
+        eredu_topology topology{};
+        topology.tensor = sizes.tensor();
+        topology.pipeline = sizes.pipeline();
+        topology.expert = sizes.expert();
+        topology.data = sizes.data();
+        write_sized(out, topology);
         return outcome::success();
       },
-      tensor, pipeline, expert, data);
+      out);
 }
 
-eredu_status eredu_parallel_model_info_effective_model_type(const eredu_parallel_model_info* info,
-                                                            const char** out, size_t* length,
-                                                            eredu_error** error) {
+eredu_status eredu_parallel_model_info_get_summary(const eredu_parallel_model_info* info,
+                                                   eredu_parallel_model_summary* out,
+                                                   eredu_error** error) {
   return handle_call(
       info, "info", error,
-      [&](const eredu_parallel_model_info& handle) {
-        return string_out(handle.info.effective_model_type(), out, length);
-      },
-      out, length);
-}
-
-eredu_status eredu_parallel_model_info_owned_tensor_count(const eredu_parallel_model_info* info,
-                                                          size_t* out, eredu_error** error) {
-  return handle_call(
-      info, "info", error,
-      [&](const eredu_parallel_model_info& handle) {
-        return value_out(out, handle.info.owned_tensors().size());
+      [&](const eredu_parallel_model_info& handle) -> Result<void> {
+        EREDU_TRY(sized_out(out, "out"));
+        const ParallelModelInfo& value = handle.info;
+        eredu_parallel_model_summary fields{};
+        fields.effective_model_type = value.effective_model_type().c_str();
+        fields.effective_model_type_length = value.effective_model_type().size();
+        fields.owned_tensor_count = value.owned_tensors().size();
+        fields.local_parameter_bytes = value.local_parameter_bytes();
+        fields.global_parameter_bytes = value.global_parameter_bytes();
+        fields.pinned_device_parameter_bytes = value.pinned_device_parameter_bytes();
+        fields.maximum_device_parameter_bytes = value.maximum_device_parameter_bytes();
+        write_sized(out, fields);
+        return outcome::success();
       },
       out);
+}
+
+size_t eredu_parallel_model_info_owned_tensor_count(const eredu_parallel_model_info* info) {
+  return info == nullptr ? 0 : info->info.owned_tensors().size();
 }
 
 eredu_status eredu_parallel_model_info_owned_tensor(const eredu_parallel_model_info* info,
@@ -112,30 +119,6 @@ eredu_status eredu_parallel_model_info_owned_tensor(const eredu_parallel_model_i
         return string_out(handle.info.owned_tensors()[index], out, length);
       },
       out, length);
-}
-
-eredu_status eredu_parallel_model_info_bytes(const eredu_parallel_model_info* info,
-                                             uint64_t* local_parameter_bytes,
-                                             uint64_t* global_parameter_bytes,
-                                             uint64_t* pinned_device_parameter_bytes,
-                                             uint64_t* maximum_device_parameter_bytes,
-                                             eredu_error** error) {
-  return firewall(
-      error,
-      [&]() -> Result<void> {
-        EREDU_TRY(require(info, "info"));
-        EREDU_TRY(require(local_parameter_bytes, "local_parameter_bytes"));
-        EREDU_TRY(require(global_parameter_bytes, "global_parameter_bytes"));
-        EREDU_TRY(require(pinned_device_parameter_bytes, "pinned_device_parameter_bytes"));
-        EREDU_TRY(require(maximum_device_parameter_bytes, "maximum_device_parameter_bytes"));
-        *local_parameter_bytes = info->info.local_parameter_bytes();
-        *global_parameter_bytes = info->info.global_parameter_bytes();
-        *pinned_device_parameter_bytes = info->info.pinned_device_parameter_bytes();
-        *maximum_device_parameter_bytes = info->info.maximum_device_parameter_bytes();
-        return outcome::success();
-      },
-      local_parameter_bytes, global_parameter_bytes, pinned_device_parameter_bytes,
-      maximum_device_parameter_bytes);
 }
 
 }  // extern "C"

@@ -1,4 +1,5 @@
-// eredu_offload_*: the offload core (semantics §3) built from C descriptors.
+// eredu_offload_*: the offload core (docs/residency.md, "Offload plans")
+// built from C descriptors.
 #include <string>
 #include <string_view>
 #include <vector>
@@ -6,7 +7,6 @@
 #include "core/text.hpp"
 #include "firewall.hpp"
 #include "offload_arguments.hpp"
-#include "outputs.hpp"
 #include "residency/offload.hpp"
 
 struct eredu_offload_plan {
@@ -39,9 +39,10 @@ struct UnitArgument {
 };
 
 Result<UnitArgument> unit_argument(const eredu_offload_unit_desc* const* units, std::size_t index) {
-  const eredu_offload_unit_desc* desc = units[index];
   const auto field = [index](const char* name) { return ArgumentName("units", index, name); };
-  EREDU_TRY(sized_argument(desc, field("")));
+  EREDU_TRY(read,
+            read_sized(units[index], SizedDefaults<eredu_offload_unit_desc>::value(), field("")));
+  const eredu_offload_unit_desc* desc = &read;
   EREDU_TRY(id, text_argument(desc->id, field("->id")));
   EREDU_TRY(policy, enum_argument(residency_policy_from_value(desc->policy), desc->policy,
                                   field("->policy")));
@@ -63,7 +64,7 @@ Result<std::vector<UnitArgument>> units_argument(const eredu_offload_unit_desc* 
   return arguments;
 }
 
-// Project decision 10: the config, then each unit in input order, then the plan.
+// The config, then each unit in input order, then the plan (docs/residency.md).
 Result<OffloadPlan> build_plan(const OffloadArgument& config_argument,
                                const std::vector<UnitArgument>& unit_arguments) {
   EREDU_TRY(config, config_argument.build());
@@ -77,13 +78,21 @@ Result<OffloadPlan> build_plan(const OffloadArgument& config_argument,
   return OffloadPlan::create(config, std::move(specs));
 }
 
-void config_out(const OffloadConfig& config, eredu_offload_config* out) {
-  out->has_device_budget = config.device_budget_bytes().has_value() ? 1 : 0;
-  out->device_budget_bytes = config.device_budget_bytes().value_or(0);
-  out->has_host_budget = config.host_budget_bytes().has_value() ? 1 : 0;
-  out->host_budget_bytes = config.host_budget_bytes().value_or(0);
-  out->prefetch_depth = config.prefetch_depth();
-  out->eviction_policy = static_cast<eredu_eviction_policy>(config.eviction_policy());
+/// Every field of a plan's eredu_offload_plan_info.
+eredu_offload_plan_info plan_info(const OffloadPlan& plan) {
+  const OffloadConfig& config = plan.config();
+  eredu_offload_plan_info info{};
+  info.eviction_policy = static_cast<eredu_eviction_policy>(config.eviction_policy());
+  info.has_device_budget = config.device_budget_bytes().has_value() ? 1 : 0;
+  info.has_host_budget = config.host_budget_bytes().has_value() ? 1 : 0;
+  info.device_budget_bytes = config.device_budget_bytes().value_or(0);
+  info.host_budget_bytes = config.host_budget_bytes().value_or(0);
+  info.prefetch_depth = config.prefetch_depth();
+  info.unit_count = plan.units().size();
+  info.planned_device_bytes = plan.planned_bytes().get(MemoryTier::Device);
+  info.planned_host_bytes = plan.planned_bytes().get(MemoryTier::Host);
+  info.planned_disk_bytes = plan.planned_bytes().get(MemoryTier::Disk);
+  return info;
 }
 
 /// Checks the plan, then hands it to `body`.
@@ -105,18 +114,19 @@ using namespace eredu::capi;
 
 extern "C" {
 
-eredu_status eredu_offload_config_init(eredu_offload_config* config, eredu_error** error) {
-  return firewall(error, [&]() -> Result<void> {
-    EREDU_TRY(require(config, "config"));
-    *config = eredu_offload_config{};
-    config_out(OffloadConfig{}, config);
-    config->struct_size = sizeof(eredu_offload_config);
-    return outcome::success();
-  });
+eredu_status eredu_offload_config_init(eredu_offload_config* config, size_t size,
+                                       eredu_error** error) {
+  return init_sized(config, size, "config", error);
 }
 
-eredu_status eredu_offload_unit_desc_init(eredu_offload_unit_desc* desc, eredu_error** error) {
-  return init_sized(desc, "desc", error);
+eredu_status eredu_offload_unit_desc_init(eredu_offload_unit_desc* desc, size_t size,
+                                          eredu_error** error) {
+  return init_sized(desc, size, "desc", error);
+}
+
+eredu_status eredu_offload_plan_info_init(eredu_offload_plan_info* info, size_t size,
+                                          eredu_error** error) {
+  return init_sized(info, size, "info", error);
 }
 
 eredu_status eredu_offload_plan_new(const eredu_offload_config* config,
@@ -141,23 +151,20 @@ eredu_status eredu_offload_plan_validate(const eredu_offload_plan* plan, eredu_e
   return plan_getter(plan, error, [](const OffloadPlan& built) { return built.validate(); });
 }
 
-eredu_status eredu_offload_plan_config(const eredu_offload_plan* plan, eredu_offload_config* config,
-                                       eredu_error** error) {
+eredu_status eredu_offload_plan_get_info(const eredu_offload_plan* plan,
+                                         eredu_offload_plan_info* out, eredu_error** error) {
   return plan_getter(
       plan, error,
       [&](const OffloadPlan& built) -> Result<void> {
-        EREDU_TRY(sized_argument(config, "config"));
-        config_out(built.config(), config);
+        EREDU_TRY(sized_out(out, "out"));
+        write_sized(out, plan_info(built));
         return outcome::success();
       },
-      config);
+      out);
 }
 
-eredu_status eredu_offload_plan_unit_count(const eredu_offload_plan* plan, size_t* out,
-                                           eredu_error** error) {
-  return plan_getter(
-      plan, error, [&](const OffloadPlan& built) { return value_out(out, built.units().size()); },
-      out);
+size_t eredu_offload_plan_unit_count(const eredu_offload_plan* plan) {
+  return plan == nullptr ? 0 : plan->plan.units().size();
 }
 
 eredu_status eredu_offload_plan_unit(const eredu_offload_plan* plan, size_t index,
@@ -165,13 +172,15 @@ eredu_status eredu_offload_plan_unit(const eredu_offload_plan* plan, size_t inde
   return plan_getter(
       plan, error,
       [&](const OffloadPlan& built) -> Result<void> {
-        EREDU_TRY(sized_argument(unit, "unit"));
+        EREDU_TRY(sized_out(unit, "unit"));
         EREDU_TRY(index_argument(index, built.units().size(), "index"));
         const OffloadUnitSpec& spec = built.units()[index];
-        unit->id = spec.id().as_str().c_str();
-        unit->bytes = spec.bytes();
-        unit->policy = static_cast<eredu_residency_policy>(spec.policy());
-        unit->tier = static_cast<eredu_memory_tier>(spec.tier());
+        eredu_offload_unit_desc desc{};
+        desc.id = spec.id().as_str().c_str();
+        desc.bytes = spec.bytes();
+        desc.policy = static_cast<eredu_residency_policy>(spec.policy());
+        desc.tier = static_cast<eredu_memory_tier>(spec.tier());
+        write_sized(unit, desc);
         return outcome::success();
       },
       unit);
@@ -190,18 +199,6 @@ eredu_status eredu_offload_plan_find_unit(const eredu_offload_plan* plan, const 
         }
         *out = static_cast<std::size_t>(found - built.units().data());
         return outcome::success();
-      },
-      out);
-}
-
-eredu_status eredu_offload_plan_planned_bytes(const eredu_offload_plan* plan,
-                                              eredu_memory_tier tier, uint64_t* out,
-                                              eredu_error** error) {
-  return plan_getter(
-      plan, error,
-      [&](const OffloadPlan& built) -> Result<void> {
-        EREDU_TRY(value, enum_argument(memory_tier_from_value(tier), tier, "tier"));
-        return value_out(out, built.planned_bytes().get(value));
       },
       out);
 }

@@ -10,9 +10,10 @@ Result<OffloadConfig> OffloadArgument::build() const {
   return config.with_eviction_policy(eviction_policy);
 }
 
-Result<OffloadArgument> offload_argument(const eredu_offload_config* config, const char* name) {
-  if (config == nullptr) return OffloadArgument{};
-  EREDU_TRY(sized_argument(config, name));
+Result<OffloadArgument> offload_argument(const eredu_offload_config* given, const char* name) {
+  if (given == nullptr) return OffloadArgument{};
+  EREDU_TRY(read, read_sized(given, SizedDefaults<eredu_offload_config>::value(), name));
+  const eredu_offload_config* config = &read;
   EREDU_TRY(has_device, flag_argument(config->has_device_budget,
                                       ArgumentName::field(name, "->has_device_budget")));
   EREDU_TRY(has_host,

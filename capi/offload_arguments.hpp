@@ -1,4 +1,4 @@
-// Conversion of a C offload config (eredu_offload_config) to seed 003's
+// Conversion of a C offload config (eredu_offload_config) to the seed's
 // OffloadConfig, shared by eredu_offload_plan_new and the weight-residency
 // descriptors.
 #pragma once
@@ -26,7 +26,8 @@ struct OffloadArgument {
 };
 
 /// The argument checks of a config named `name` ("config",
-/// "desc->layerwise->offload"): struct_size, then `name`->has_device_budget,
+/// "desc->layerwise->offload"): struct_size (fields past it take the
+/// defaults of EREDU_OFFLOAD_CONFIG_INIT), then `name`->has_device_budget,
 /// ->has_host_budget and ->eviction_policy. NULL gives the defaults.
 Result<OffloadArgument> offload_argument(const eredu_offload_config* config, const char* name);
 

@@ -1,5 +1,5 @@
 // eredu_parameter_bank_key_unit_id and eredu_expert_pass_parameter_bank_access:
-// seed 003 ParameterBankKey::unit_id and ExpertPass::parameter_bank_access.
+// the seed's ParameterBankKey::unit_id and ExpertPass::parameter_bank_access.
 #include <cstring>
 #include <string>
 

@@ -1,5 +1,5 @@
 // eredu_*projection*_group, eredu_aligned_partition_units,
-// eredu_partitioned_group_with_preferred_units: seed 000 group helpers.
+// eredu_partitioned_group_with_preferred_units: the seed's group helpers.
 #include <fmt/format.h>
 
 #include <cstddef>
@@ -22,9 +22,10 @@ static_assert(kProjectionShardingCount == 3);
 
 Result<ModuleParameter> parameter_argument(const eredu_module_parameter* const* parameters,
                                            const char* base, std::size_t index) {
-  const eredu_module_parameter* parameter = parameters[index];
   const auto field = [base, index](const char* name) { return ArgumentName(base, index, name); };
-  EREDU_TRY(sized_argument(parameter, field("")));
+  EREDU_TRY(read, read_sized(parameters[index], SizedDefaults<eredu_module_parameter>::value(),
+                             field("")));
+  const eredu_module_parameter* parameter = &read;
   EREDU_TRY(id, text_argument(parameter->id, field("->id")));
   EREDU_TRY(require_array(parameter->shape, parameter->ndim, field("->shape")));
   if (parameter->ndim > EREDU_MAX_NDIM) {
@@ -73,8 +74,9 @@ Result<std::vector<PlacedProjection>> projections_argument(
   std::vector<PlacedProjection> placed;
   placed.reserve(count);
   for (std::size_t i = 0; i < count; ++i) {
-    const eredu_projection* projection = projections[i];
-    EREDU_TRY(sized_argument(projection, ArgumentName("projections", i)));
+    EREDU_TRY(read, read_sized(projections[i], SizedDefaults<eredu_projection>::value(),
+                               ArgumentName("projections", i)));
+    const eredu_projection* projection = &read;
     const std::string base = fmt::format("projections[{}]->parameters", i);
     const std::string count_name = fmt::format("projections[{}]->parameter_count", i);
     EREDU_TRY(module, module_argument(projection->parameters, projection->parameter_count,
@@ -102,7 +104,7 @@ template <class Build>
 Result<void> publish(eredu_group** out, Build&& build) {
   EREDU_TRY(require(out, "out"));
   EREDU_TRY(group, std::forward<Build>(build)());
-  *out = new eredu_group{std::move(group)};
+  *out = new eredu_group(std::move(group));
   return outcome::success();
 }
 
@@ -116,12 +118,13 @@ using namespace eredu::capi;
 
 extern "C" {
 
-eredu_status eredu_module_parameter_init(eredu_module_parameter* parameter, eredu_error** error) {
-  return init_sized(parameter, "parameter", error);
+eredu_status eredu_module_parameter_init(eredu_module_parameter* parameter, size_t size,
+                                         eredu_error** error) {
+  return init_sized(parameter, size, "parameter", error);
 }
 
-eredu_status eredu_projection_init(eredu_projection* projection, eredu_error** error) {
-  return init_sized(projection, "projection", error);
+eredu_status eredu_projection_init(eredu_projection* projection, size_t size, eredu_error** error) {
+  return init_sized(projection, size, "projection", error);
 }
 
 eredu_status eredu_aligned_partition_units(const char* name, uint64_t semantic_units,

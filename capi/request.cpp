@@ -1,6 +1,9 @@
-// eredu_load_request_*: seed 002's NormalizedLoadRequest as a builder handle.
+// eredu_load_request_*: the seed's NormalizedLoadRequest as a builder handle.
+#include <memory>
+#include <optional>
+#include <utility>
+
 #include "firewall.hpp"
-#include "outputs.hpp"
 #include "request/load_request.hpp"
 #include "residency_policy_arguments.hpp"
 
@@ -8,6 +11,9 @@
 /// assigns it only on success.
 struct eredu_load_request {
   eredu::NormalizedLoadRequest request;
+  /// The parallel request's topology as C, refreshed after every change, so
+  /// that getters hand out a pointer without writing to the handle.
+  eredu_topology topology = EREDU_TOPOLOGY_INIT;
 };
 
 namespace eredu::capi {
@@ -45,15 +51,18 @@ Result<CommunicationCompletionPolicy> completion_argument(std::uint64_t timeout_
   return CommunicationCompletionPolicy::create(timeout_millis, mode);
 }
 
-Result<ParallelLoadRequest> parallel_argument(const eredu_parallel_load_desc* parallel) {
-  EREDU_TRY(sized_argument(parallel, "parallel"));
+Result<ParallelLoadRequest> parallel_argument(const eredu_parallel_load_desc* given) {
+  EREDU_TRY(read, read_sized(given, SizedDefaults<eredu_parallel_load_desc>::value(), "parallel"));
+  const eredu_parallel_load_desc* parallel = &read;
   EREDU_TRY(dtype, enum_argument(activation_dtype_from_value(parallel->activation_dtype),
                                  parallel->activation_dtype, "parallel->activation_dtype"));
   EREDU_TRY(mode,
             enum_argument(cancellation_mode_from_value(parallel->completion_cancellation),
                           parallel->completion_cancellation, "parallel->completion_cancellation"));
-  EREDU_TRY(topology, ParallelTopology::create(parallel->tensor, parallel->pipeline,
-                                               parallel->expert, parallel->data));
+  EREDU_TRY(sizes, read_sized(parallel->topology, SizedDefaults<eredu_topology>::value(),
+                              "parallel->topology"));
+  EREDU_TRY(topology,
+            ParallelTopology::create(sizes.tensor, sizes.pipeline, sizes.expert, sizes.data));
   EREDU_TRY(rank, ParallelRankTopology::create(topology, parallel->rank));
   EREDU_TRY(completion,
             CommunicationCompletionPolicy::create(parallel->completion_timeout_millis, mode));
@@ -91,44 +100,57 @@ void completion_out(const CommunicationCompletionPolicy& policy, std::uint64_t* 
   *cancellation = static_cast<eredu_cancellation_mode>(policy.cancellation());
 }
 
-void parallel_out(const ParallelLoadRequest& parallel, eredu_parallel_load_desc* out) {
-  const ParallelRankTopology& rank = parallel.rank();
-  out->tensor = rank.tensor_parallel_size();
-  out->pipeline = rank.pipeline_parallel_size();
-  out->expert = rank.expert_parallel_size();
-  out->data = rank.data_parallel_size();
-  out->rank = rank.global_rank();
-  out->activation_dtype = static_cast<eredu_activation_dtype>(parallel.wire().activation_dtype());
-  out->maximum_batch_size = parallel.invocation_limits().first;
-  out->maximum_sequence_length = parallel.invocation_limits().second;
-  completion_out(parallel.completion(), &out->completion_timeout_millis,
-                 &out->completion_cancellation);
+/// The C topology of the request's parallel execution (all 1 without one).
+eredu_topology topology_view(const NormalizedLoadRequest& request) {
+  eredu_topology view = EREDU_TOPOLOGY_INIT;
+  if (const auto& parallel = request.parallel_execution()) {
+    const ParallelRankTopology& rank = parallel->rank();
+    view.tensor = rank.tensor_parallel_size();
+    view.pipeline = rank.pipeline_parallel_size();
+    view.expert = rank.expert_parallel_size();
+    view.data = rank.data_parallel_size();
+  }
+  return view;
 }
 
-void policy_out(const PreparationPolicy& policy, eredu_preparation_policy* out) {
+/// The C view of an attached parallel request; its topology is the handle's.
+eredu_parallel_load_desc parallel_view(const ParallelLoadRequest& parallel,
+                                       const eredu_topology* topology) {
+  eredu_parallel_load_desc out{};
+  out.activation_dtype = static_cast<eredu_activation_dtype>(parallel.wire().activation_dtype());
+  out.topology = topology;
+  out.rank = parallel.rank().global_rank();
+  out.maximum_batch_size = parallel.invocation_limits().first;
+  out.maximum_sequence_length = parallel.invocation_limits().second;
+  completion_out(parallel.completion(), &out.completion_timeout_millis,
+                 &out.completion_cancellation);
+  return out;
+}
+
+/// The C preparation policy; its topology (when any) is the handle's.
+eredu_preparation_policy policy_view(const PreparationPolicy& policy,
+                                     const eredu_topology* topology) {
+  eredu_preparation_policy out{};
   if (const auto quantization = policy.quantization()) {
-    out->has_quantization = 1;
-    out->quantization_kind = static_cast<eredu_quantization_kind>(quantization->kind);
-    out->quantization_group_size = quantization->group_size;
-    out->quantization_bits = quantization->bits;
+    out.has_quantization = 1;
+    out.quantization_kind = static_cast<eredu_quantization_kind>(quantization->kind);
+    out.quantization_group_size = quantization->group_size;
+    out.quantization_bits = quantization->bits;
   }
-  out->residency = static_cast<eredu_residency_request>(policy.residency());
-  if (const auto& topology = policy.topology()) {
-    out->has_topology = 1;
-    out->tensor = topology->tensor();
-    out->pipeline = topology->pipeline();
-    out->expert = topology->expert();
-    out->data = topology->data();
-  }
-  out->required_session_capabilities = policy.required_session_capabilities().bits();
+  out.residency = static_cast<eredu_residency_request>(policy.residency());
+  out.topology = policy.topology().has_value() ? topology : nullptr;
+  out.required_session_capabilities = policy.required_session_capabilities().bits();
+  return out;
 }
 
-/// Runs `change` on a copy of the request and publishes it on success.
+/// Runs `change` on a copy of the request and publishes it (and its
+/// topology view) on success.
 template <class Change>
 eredu_status update(eredu_load_request* request, eredu_error** error, Change&& change) {
   return firewall(error, [&]() -> Result<void> {
     EREDU_TRY(require(request, "request"));
     EREDU_TRY(changed, change(request->request));
+    request->topology = topology_view(changed);
     request->request = std::move(changed);
     return outcome::success();
   });
@@ -143,16 +165,6 @@ eredu_status request_getter(const eredu_load_request* request, eredu_error** err
       [&](const eredu_load_request& handle) { return body(handle.request); }, outs...);
 }
 
-/// A getter of one value: checks the request, then `out`, then stores
-/// `read(request)` in it.
-template <class T, class Read>
-eredu_status request_value(const eredu_load_request* request, T* out, eredu_error** error,
-                           Read&& read) {
-  return request_getter(
-      request, error,
-      [&](const NormalizedLoadRequest& current) { return value_out(out, read(current)); }, out);
-}
-
 }  // namespace
 }  // namespace eredu::capi
 
@@ -163,42 +175,28 @@ using namespace eredu::capi;
 
 extern "C" {
 
-eredu_status eredu_parallel_load_desc_init(eredu_parallel_load_desc* desc, eredu_error** error) {
-  return firewall(error, [&]() -> Result<void> {
-    EREDU_TRY(require(desc, "desc"));
-    EREDU_TRY(realtime, NormalizedLoadRequest().realtime_completion_policy());
-    *desc = eredu_parallel_load_desc{};
-    desc->struct_size = sizeof(eredu_parallel_load_desc);
-    desc->tensor = 1;
-    desc->pipeline = 1;
-    desc->expert = 1;
-    desc->data = 1;
-    desc->activation_dtype = EREDU_ACTIVATION_DTYPE_FLOAT32;
-    completion_out(realtime, &desc->completion_timeout_millis, &desc->completion_cancellation);
-    return outcome::success();
-  });
+eredu_status eredu_parallel_load_desc_init(eredu_parallel_load_desc* desc, size_t size,
+                                           eredu_error** error) {
+  return init_sized(desc, size, "desc", error);
 }
 
-eredu_status eredu_quantization_request_init(eredu_quantization_request* request,
+eredu_status eredu_quantization_request_init(eredu_quantization_request* request, size_t size,
                                              eredu_error** error) {
-  return firewall(error, [&]() -> Result<void> {
-    EREDU_TRY(require(request, "request"));
-    const AffineQuantization defaults;
-    *request = eredu_quantization_request{};
-    request->struct_size = sizeof(eredu_quantization_request);
-    request->kind = EREDU_QUANTIZATION_AFFINE;
-    request->group_size = static_cast<std::uint32_t>(defaults.group_size);
-    request->bits = static_cast<std::uint8_t>(defaults.bits);
-    return outcome::success();
-  });
+  return init_sized(request, size, "request", error);
 }
 
-eredu_status eredu_drafting_plan_init(eredu_drafting_plan* plan, eredu_error** error) {
-  return init_sized(plan, "plan", error);
+eredu_status eredu_drafting_plan_init(eredu_drafting_plan* plan, size_t size, eredu_error** error) {
+  return init_sized(plan, size, "plan", error);
 }
 
-eredu_status eredu_preparation_policy_init(eredu_preparation_policy* policy, eredu_error** error) {
-  return init_sized(policy, "policy", error);
+eredu_status eredu_preparation_policy_init(eredu_preparation_policy* policy, size_t size,
+                                           eredu_error** error) {
+  return init_sized(policy, size, "policy", error);
+}
+
+eredu_status eredu_load_request_info_init(eredu_load_request_info* info, size_t size,
+                                          eredu_error** error) {
+  return init_sized(info, size, "info", error);
 }
 
 eredu_status eredu_completion_policy_validate(uint64_t timeout_millis,
@@ -215,16 +213,21 @@ eredu_status eredu_load_request_new(const eredu_quantization_request* quantizati
   return firewall(
       error,
       [&]() -> Result<void> {
+        std::optional<eredu_quantization_request> read;
         if (quantization != nullptr) {
-          EREDU_TRY(sized_argument(quantization, "quantization"));
+          EREDU_TRY(value,
+                    read_sized(quantization, SizedDefaults<eredu_quantization_request>::value(),
+                               "quantization"));
+          read = value;
         }
         EREDU_TRY(require(out, "out"));
         NormalizedLoadRequest request =
-            quantization == nullptr
-                ? NormalizedLoadRequest()
-                : NormalizedLoadRequest::with_quantization(QuantizationRequest::from_kind(
-                      quantization->kind, quantization->group_size, quantization->bits));
-        *out = new eredu_load_request{std::move(request)};
+            !read ? NormalizedLoadRequest()
+                  : NormalizedLoadRequest::with_quantization(
+                        QuantizationRequest::from_kind(read->kind, read->group_size, read->bits));
+        auto handle = std::make_unique<eredu_load_request>();
+        handle->request = std::move(request);
+        *out = handle.release();
         return outcome::success();
       },
       out);
@@ -257,10 +260,10 @@ eredu_status eredu_load_request_set_drafting_plan(eredu_load_request* request,
                                                   eredu_error** error) {
   return update(
       request, error, [&](const NormalizedLoadRequest& current) -> Result<NormalizedLoadRequest> {
-        EREDU_TRY(sized_argument(plan, "plan"));
+        EREDU_TRY(read, read_sized(plan, SizedDefaults<eredu_drafting_plan>::value(), "plan"));
         // An unknown kind is kept: the seed's catch-all arm rejects it.
         return current.with_drafting_plan(
-            DraftingPlan{static_cast<DraftingPlanKind>(plan->kind), plan->max_draft_tokens});
+            DraftingPlan{static_cast<DraftingPlanKind>(read.kind), read.max_draft_tokens});
       });
 }
 
@@ -327,11 +330,28 @@ eredu_status eredu_load_request_set_prompt_cache_persistence(eredu_load_request*
                 });
 }
 
-eredu_status eredu_load_request_max_cached_shards(const eredu_load_request* request, uint64_t* out,
-                                                  eredu_error** error) {
-  return request_value(request, out, error, [](const NormalizedLoadRequest& current) {
-    return current.max_cached_shards();
-  });
+eredu_status eredu_load_request_get_info(const eredu_load_request* request,
+                                         eredu_load_request_info* out, eredu_error** error) {
+  return request_getter(
+      request, error,
+      [&](const NormalizedLoadRequest& current) -> Result<void> {
+        EREDU_TRY(sized_out(out, "out"));
+        EREDU_TRY(realtime, current.realtime_completion_policy());
+        eredu_load_request_info info{};
+        info.state_residency = static_cast<eredu_cache_residency>(current.state_residency().kind());
+        info.required_session_capabilities = current.required_session_capabilities().bits();
+        info.drafting = static_cast<eredu_drafting_kind>(current.drafting().kind());
+        completion_out(realtime, &info.realtime_completion_timeout_millis,
+                       &info.realtime_completion_cancellation);
+        info.prompt_cache_persistence = current.prompt_cache_persistence() ? 1 : 0;
+        info.has_quantization = current.quantization().has_value() ? 1 : 0;
+        info.has_parallel_execution = current.has_parallel_execution() ? 1 : 0;
+        info.max_cached_shards = current.max_cached_shards();
+        info.max_draft_tokens = current.drafting().embedded_capacity().value_or(0);
+        write_sized(out, info);
+        return outcome::success();
+      },
+      out);
 }
 
 eredu_status eredu_load_request_quantization(const eredu_load_request* request,
@@ -340,14 +360,16 @@ eredu_status eredu_load_request_quantization(const eredu_load_request* request,
   return request_getter(
       request, error,
       [&](const NormalizedLoadRequest& current) -> Result<void> {
-        EREDU_TRY(sized_argument(out, "out"));
+        EREDU_TRY(sized_out(out, "out"));
         EREDU_TRY(require(present, "present"));
         const std::optional<QuantizationRequest> quantization = current.quantization();
+        eredu_quantization_request value{};
         if (quantization) {
-          out->kind = static_cast<eredu_quantization_kind>(quantization->kind);
-          out->group_size = quantization->group_size;
-          out->bits = quantization->bits;
+          value.kind = static_cast<eredu_quantization_kind>(quantization->kind);
+          value.group_size = quantization->group_size;
+          value.bits = quantization->bits;
         }
+        write_sized(out, value);
         *present = quantization.has_value();
         return outcome::success();
       },
@@ -357,13 +379,15 @@ eredu_status eredu_load_request_quantization(const eredu_load_request* request,
 eredu_status eredu_load_request_parallel_execution(const eredu_load_request* request,
                                                    eredu_parallel_load_desc* out, bool* present,
                                                    eredu_error** error) {
-  return request_getter(
-      request, error,
-      [&](const NormalizedLoadRequest& current) -> Result<void> {
-        EREDU_TRY(sized_argument(out, "out"));
+  return handle_call(
+      request, "request", error,
+      [&](const eredu_load_request& handle) -> Result<void> {
+        EREDU_TRY(sized_out(out, "out"));
         EREDU_TRY(require(present, "present"));
-        if (const auto& parallel = current.parallel_execution()) parallel_out(*parallel, out);
-        *present = current.has_parallel_execution();
+        const auto& parallel = handle.request.parallel_execution();
+        write_sized(out, parallel ? parallel_view(*parallel, &handle.topology)
+                                  : eredu_parallel_load_desc{});
+        *present = parallel.has_value();
         return outcome::success();
       },
       out, present);
@@ -386,79 +410,27 @@ eredu_status eredu_load_request_communication_completion_policy(
       timeout_millis, cancellation, present);
 }
 
-eredu_status eredu_load_request_realtime_completion_policy(const eredu_load_request* request,
-                                                           uint64_t* timeout_millis,
-                                                           eredu_cancellation_mode* cancellation,
-                                                           eredu_error** error) {
-  return request_getter(
-      request, error,
-      [&](const NormalizedLoadRequest& current) -> Result<void> {
-        EREDU_TRY(require(timeout_millis, "timeout_millis"));
-        EREDU_TRY(require(cancellation, "cancellation"));
-        EREDU_TRY(policy, current.realtime_completion_policy());
-        completion_out(policy, timeout_millis, cancellation);
-        return outcome::success();
-      },
-      timeout_millis, cancellation);
-}
-
-eredu_status eredu_load_request_drafting(const eredu_load_request* request,
-                                         eredu_drafting_kind* kind, uint64_t* max_draft_tokens,
-                                         eredu_error** error) {
-  return request_getter(
-      request, error,
-      [&](const NormalizedLoadRequest& current) -> Result<void> {
-        EREDU_TRY(require(kind, "kind"));
-        EREDU_TRY(require(max_draft_tokens, "max_draft_tokens"));
-        *kind = static_cast<eredu_drafting_kind>(current.drafting().kind());
-        *max_draft_tokens = current.drafting().embedded_capacity().value_or(0);
-        return outcome::success();
-      },
-      kind, max_draft_tokens);
-}
-
 eredu_status eredu_load_request_weight_residency(const eredu_load_request* request,
                                                  uint64_t unit_count, eredu_residency_summary* out,
                                                  eredu_error** error) {
   return request_getter(
       request, error,
       [&](const NormalizedLoadRequest& current) -> Result<void> {
-        EREDU_TRY(sized_argument(out, "out"));
+        EREDU_TRY(sized_out(out, "out"));
         return summary_out(current.weight_residency(), unit_count, out);
       },
       out);
 }
 
-eredu_status eredu_load_request_required_session_capabilities(const eredu_load_request* request,
-                                                              uint32_t* out, eredu_error** error) {
-  return request_value(request, out, error, [](const NormalizedLoadRequest& current) {
-    return current.required_session_capabilities().bits();
-  });
-}
-
-eredu_status eredu_load_request_state_residency(const eredu_load_request* request,
-                                                eredu_cache_residency* out, eredu_error** error) {
-  return request_value(request, out, error, [](const NormalizedLoadRequest& current) {
-    return static_cast<eredu_cache_residency>(current.state_residency().kind());
-  });
-}
-
-eredu_status eredu_load_request_prompt_cache_persistence(const eredu_load_request* request,
-                                                         bool* out, eredu_error** error) {
-  return request_value(request, out, error, [](const NormalizedLoadRequest& current) {
-    return current.prompt_cache_persistence();
-  });
-}
-
 eredu_status eredu_load_request_validate_model_preparation(const eredu_load_request* request,
                                                            eredu_preparation_policy* out,
                                                            eredu_error** error) {
-  return request_getter(
-      request, error,
-      [&](const NormalizedLoadRequest& current) -> Result<void> {
-        EREDU_TRY(sized_argument(out, "out"));
-        EREDU_TRY(policy, current.preparation_policy());
-        policy_out(policy, out);
+  return handle_call(
+      request, "request", error,
+      [&](const eredu_load_request& handle) -> Result<void> {
+        EREDU_TRY(sized_out(out, "out"));
+        EREDU_TRY(policy, handle.request.preparation_policy());
+        write_sized(out, policy_view(policy, &handle.topology));
         return outcome::success();
       },
       out);

@@ -1,4 +1,5 @@
-// eredu_residency_validate and the weight-residency descriptors (seed 003).
+// eredu_residency_validate and the weight-residency descriptors
+// (docs/residency.md, "Weight-residency policies").
 #include "firewall.hpp"
 #include "request/load_request.hpp"
 #include "residency_policy_arguments.hpp"
@@ -25,9 +26,11 @@ static_assert(EREDU_DEFAULT_MAX_CACHED_SHARDS == DEFAULT_MAX_CACHED_SHARDS);
 
 namespace {
 
-Result<LayerwiseArgument> layerwise_argument(const eredu_layerwise_options* options) {
-  if (options == nullptr) return LayerwiseArgument{};
-  EREDU_TRY(sized_argument(options, "desc->layerwise"));
+Result<LayerwiseArgument> layerwise_argument(const eredu_layerwise_options* given) {
+  if (given == nullptr) return LayerwiseArgument{};
+  EREDU_TRY(read,
+            read_sized(given, SizedDefaults<eredu_layerwise_options>::value(), "desc->layerwise"));
+  const eredu_layerwise_options* options = &read;
   EREDU_TRY(offload, offload_argument(options->offload, "desc->layerwise->offload"));
   EREDU_TRY(backend, flag_argument(options->sample_backend_memory,
                                    "desc->layerwise->sample_backend_memory"));
@@ -36,9 +39,11 @@ Result<LayerwiseArgument> layerwise_argument(const eredu_layerwise_options* opti
   return LayerwiseArgument{offload, options->max_cached_shards, backend, process};
 }
 
-Result<DenseArgument> dense_argument(const eredu_dense_stream_options* options) {
-  if (options == nullptr) return DenseArgument{};
-  EREDU_TRY(sized_argument(options, "desc->dense"));
+Result<DenseArgument> dense_argument(const eredu_dense_stream_options* given) {
+  if (given == nullptr) return DenseArgument{};
+  EREDU_TRY(read,
+            read_sized(given, SizedDefaults<eredu_dense_stream_options>::value(), "desc->dense"));
+  const eredu_dense_stream_options* options = &read;
   EREDU_TRY(eviction, enum_argument(cache_eviction_policy_from_value(options->eviction_policy),
                                     options->eviction_policy, "desc->dense->eviction_policy"));
   EREDU_TRY(backend,
@@ -55,8 +60,10 @@ Result<DenseArgument> dense_argument(const eredu_dense_stream_options* options) 
                        process};
 }
 
-Result<ParameterBankArgument> parameter_bank_argument(const eredu_parameter_bank_options* options) {
-  EREDU_TRY(sized_argument(options, "desc->parameter_bank_cache"));
+Result<ParameterBankArgument> parameter_bank_argument(const eredu_parameter_bank_options* given) {
+  EREDU_TRY(read, read_sized(given, SizedDefaults<eredu_parameter_bank_options>::value(),
+                             "desc->parameter_bank_cache"));
+  const eredu_parameter_bank_options* options = &read;
   EREDU_TRY(members, offload_argument(options->members, "desc->parameter_bank_cache->members"));
   return ParameterBankArgument{members, options->compact_bank_scratch_bytes,
                                options->prefill_compact_bank_target_bytes};
@@ -96,7 +103,6 @@ Result<void> summary_out(const WeightResidency& residency, std::uint64_t unit_co
   EREDU_TRY(offload, layers.offload());
   if (out == nullptr) return outcome::success();
   eredu_residency_summary summary{};
-  summary.struct_size = sizeof(eredu_residency_summary);
   summary.execution_residency =
       static_cast<eredu_execution_residency>(layers.execution_residency());
   summary.offload_has_device_budget = offload.device_budget_bytes().has_value() ? 1 : 0;
@@ -118,7 +124,7 @@ Result<void> summary_out(const WeightResidency& residency, std::uint64_t unit_co
     summary.dense_background_queue_capacity = dense->background_queue_capacity();
   }
   parameter_bank_out(residency, summary);
-  *out = summary;
+  write_sized(out, summary);
   return outcome::success();
 }
 
@@ -166,8 +172,10 @@ Result<WeightResidency> WeightResidencyArgument::build() const {
   return WeightResidency::with_independent_parameter_banks(placement, cache);
 }
 
-Result<WeightResidencyArgument> weight_residency_argument(const eredu_weight_residency_desc* desc) {
-  EREDU_TRY(sized_argument(desc, "desc"));
+Result<WeightResidencyArgument> weight_residency_argument(
+    const eredu_weight_residency_desc* given) {
+  EREDU_TRY(read, read_sized(given, SizedDefaults<eredu_weight_residency_desc>::value(), "desc"));
+  const eredu_weight_residency_desc* desc = &read;
   EREDU_TRY(layers, enum_argument(execution_residency_from_value(desc->layers), desc->layers,
                                   "desc->layers"));
   WeightResidencyArgument argument;
@@ -200,54 +208,29 @@ using namespace eredu::capi;
 
 extern "C" {
 
-eredu_status eredu_layerwise_options_init(eredu_layerwise_options* options, eredu_error** error) {
-  return firewall(error, [&]() -> Result<void> {
-    EREDU_TRY(require(options, "options"));
-    const LayerwiseLoadOptions defaults;
-    *options = eredu_layerwise_options{};
-    options->struct_size = sizeof(eredu_layerwise_options);
-    options->max_cached_shards = defaults.max_cached_shards();
-    return outcome::success();
-  });
+eredu_status eredu_layerwise_options_init(eredu_layerwise_options* options, size_t size,
+                                          eredu_error** error) {
+  return init_sized(options, size, "options", error);
 }
 
-eredu_status eredu_dense_stream_options_init(eredu_dense_stream_options* options,
+eredu_status eredu_dense_stream_options_init(eredu_dense_stream_options* options, size_t size,
                                              eredu_error** error) {
-  return firewall(error, [&]() -> Result<void> {
-    EREDU_TRY(require(options, "options"));
-    const DenseDiskStreamLoadOptions defaults;
-    *options = eredu_dense_stream_options{};
-    options->struct_size = sizeof(eredu_dense_stream_options);
-    options->device_budget_bytes = defaults.device_budget_bytes();
-    options->host_budget_bytes = defaults.host_budget_bytes();
-    options->host_lookahead = defaults.host_lookahead();
-    options->background_queue_capacity = defaults.background_queue_capacity();
-    options->eviction_policy = static_cast<eredu_eviction_policy>(defaults.eviction_policy());
-    options->max_cached_shards = defaults.max_cached_shards();
-    return outcome::success();
-  });
+  return init_sized(options, size, "options", error);
 }
 
-eredu_status eredu_parameter_bank_options_init(eredu_parameter_bank_options* options,
+eredu_status eredu_parameter_bank_options_init(eredu_parameter_bank_options* options, size_t size,
                                                eredu_error** error) {
-  return firewall(error, [&]() -> Result<void> {
-    EREDU_TRY(require(options, "options"));
-    const ParameterBankLoadOptions defaults;
-    *options = eredu_parameter_bank_options{};
-    options->struct_size = sizeof(eredu_parameter_bank_options);
-    options->compact_bank_scratch_bytes = defaults.compact_bank_scratch_bytes();
-    options->prefill_compact_bank_target_bytes = defaults.prefill_compact_bank_target_bytes();
-    return outcome::success();
-  });
+  return init_sized(options, size, "options", error);
 }
 
-eredu_status eredu_weight_residency_desc_init(eredu_weight_residency_desc* desc,
+eredu_status eredu_weight_residency_desc_init(eredu_weight_residency_desc* desc, size_t size,
                                               eredu_error** error) {
-  return init_sized(desc, "desc", error);
+  return init_sized(desc, size, "desc", error);
 }
 
-eredu_status eredu_residency_summary_init(eredu_residency_summary* summary, eredu_error** error) {
-  return init_sized(summary, "summary", error);
+eredu_status eredu_residency_summary_init(eredu_residency_summary* summary, size_t size,
+                                          eredu_error** error) {
+  return init_sized(summary, size, "summary", error);
 }
 
 eredu_status eredu_residency_validate(const eredu_weight_residency_desc* desc, uint64_t unit_count,
@@ -257,7 +240,7 @@ eredu_status eredu_residency_validate(const eredu_weight_residency_desc* desc, u
       [&]() -> Result<void> {
         EREDU_TRY(argument, weight_residency_argument(desc));
         if (out != nullptr) {
-          EREDU_TRY(sized_argument(out, "out"));
+          EREDU_TRY(sized_out(out, "out"));
         }
         EREDU_TRY(residency, argument.build());
         return summary_out(residency, unit_count, out);

@@ -1,5 +1,5 @@
 // Conversion of a C weight-residency description (eredu/residency_policy.h)
-// into seed 003's WeightResidency, shared by eredu_residency_validate and
+// into the seed's WeightResidency, shared by eredu_residency_validate and
 // eredu_load_request_set_weight_residency, and the summary written by
 // eredu_residency_validate and eredu_load_request_weight_residency.
 #pragma once
@@ -66,11 +66,12 @@ struct WeightResidencyArgument {
 
 /// The argument checks of a description named `desc` (NULL pointers,
 /// struct_size, flags, enum values, options for a placement without them).
+/// A field past a struct's struct_size takes its default (docs/abi.md).
 Result<WeightResidencyArgument> weight_residency_argument(const eredu_weight_residency_desc* desc);
 
 /// Derives the offload config of `residency` (its only seed check), then,
-/// when `out` is given (its struct_size checked by sized_argument),
-/// writes the complete summary for `unit_count` ordinary units.
+/// when `out` is given (its struct_size checked by sized_out), writes the
+/// complete summary for `unit_count` ordinary units up to its struct_size.
 Result<void> summary_out(const WeightResidency& residency, std::uint64_t unit_count,
                          eredu_residency_summary* out);
 

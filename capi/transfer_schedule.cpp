@@ -1,10 +1,9 @@
-// eredu_dense_transfer_schedule_*: seed 003 DenseTransferSchedule over
+// eredu_dense_transfer_schedule_*: the seed's DenseTransferSchedule over
 // opaque uint64 tokens.
 #include <optional>
 #include <span>
 
 #include "firewall.hpp"
-#include "outputs.hpp"
 #include "residency/transfer_schedule.hpp"
 
 struct eredu_dense_transfer_schedule {
@@ -27,14 +26,6 @@ template <class Handle, class Body, class... Outs>
 eredu_status schedule_call(Handle* schedule, eredu_error** error, Body&& body, Outs*... outs) {
   return handle_call(
       schedule, "schedule", error, [&](auto& handle) { return body(handle.schedule); }, outs...);
-}
-
-/// A boolean query of a schedule.
-template <class Query>
-eredu_status schedule_flag(const eredu_dense_transfer_schedule* schedule, bool* out,
-                           eredu_error** error, Query query) {
-  return schedule_call(
-      schedule, error, [&](const Schedule& cursor) { return value_out(out, query(cursor)); }, out);
 }
 
 }  // namespace
@@ -129,22 +120,16 @@ eredu_status eredu_dense_transfer_schedule_desired_indices(
   });
 }
 
-eredu_status eredu_dense_transfer_schedule_can_admit(const eredu_dense_transfer_schedule* schedule,
-                                                     bool* out, eredu_error** error) {
-  return schedule_flag(schedule, out, error,
-                       [](const Schedule& cursor) { return cursor.can_admit(); });
+bool eredu_dense_transfer_schedule_can_admit(const eredu_dense_transfer_schedule* schedule) {
+  return schedule != nullptr && schedule->schedule.can_admit();
 }
 
-eredu_status eredu_dense_transfer_schedule_has_ready(const eredu_dense_transfer_schedule* schedule,
-                                                     bool* out, eredu_error** error) {
-  return schedule_flag(schedule, out, error,
-                       [](const Schedule& cursor) { return cursor.has_ready(); });
+bool eredu_dense_transfer_schedule_has_ready(const eredu_dense_transfer_schedule* schedule) {
+  return schedule != nullptr && schedule->schedule.has_ready();
 }
 
-eredu_status eredu_dense_transfer_schedule_is_exhausted(
-    const eredu_dense_transfer_schedule* schedule, bool* out, eredu_error** error) {
-  return schedule_flag(schedule, out, error,
-                       [](const Schedule& cursor) { return cursor.is_exhausted(); });
+bool eredu_dense_transfer_schedule_is_exhausted(const eredu_dense_transfer_schedule* schedule) {
+  return schedule != nullptr && schedule->schedule.is_exhausted();
 }
 
 eredu_status eredu_dense_transfer_schedule_next_pending(

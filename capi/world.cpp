@@ -12,19 +12,25 @@
 #include "firewall.hpp"
 #include "handles.hpp"
 #include "outputs.hpp"
-#include "policy_argument.hpp"
+#include "plan_arguments.hpp"
 #include "world/world.hpp"
 #include "world/world_json.hpp"
 
 namespace eredu::capi {
 namespace {
 
-/// Every rank of the topology, planned and proven.
-Result<WorldPlan> plan_all(const eredu_model& model, std::uint64_t tensor, std::uint64_t pipeline,
-                           std::uint64_t expert, std::uint64_t data, ShardingPolicy policy,
-                           std::uint32_t threads) {
-  EREDU_TRY(topology, ParallelTopology::create(tensor, pipeline, expert, data));
-  return plan_world(model.description, topology, policy, threads);
+/// How plan_world works for `plan`: its threads, and its progress callback
+/// (a non-zero return cancels).
+WorldOptions world_options(const PlanArguments& plan) {
+  WorldOptions options;
+  options.threads = plan.threads;
+  if (plan.progress != nullptr) {
+    options.progress = [callback = plan.progress, data = plan.progress_data](std::uint64_t planned,
+                                                                             std::uint64_t ranks) {
+      return callback(planned, ranks, data) == 0;
+    };
+  }
+  return options;
 }
 
 /// The admission policy of the options (AdmissionPolicy::
@@ -51,50 +57,51 @@ using namespace eredu::capi;
 
 extern "C" {
 
-eredu_status eredu_check_options_init(eredu_check_options* options, eredu_error** error) {
-  return init_sized(options, "options", error);
+eredu_status eredu_check_options_init(eredu_check_options* options, size_t size,
+                                      eredu_error** error) {
+  return init_sized(options, size, "options", error);
 }
 
-eredu_status eredu_plan_world_json(const eredu_model* model, uint64_t tensor, uint64_t pipeline,
-                                   uint64_t expert, uint64_t data, eredu_policy policy,
-                                   uint32_t threads, char** out, size_t* length,
+eredu_status eredu_plan_world_json(const eredu_model* model, const eredu_topology* topology,
+                                   const eredu_plan_options* options, char** out, size_t* length,
                                    eredu_error** error) {
   return firewall(
       error,
       [&]() -> Result<void> {
         EREDU_TRY(require(model, "model"));
-        EREDU_TRY(sharding_policy, policy_argument(policy));
+        EREDU_TRY(require(topology, "topology"));
+        EREDU_TRY(plan, plan_options_argument(options));
         EREDU_TRY(require(out, "out"));
-        EREDU_TRY(world,
-                  plan_all(*model, tensor, pipeline, expert, data, sharding_policy, threads));
+        EREDU_TRY(sizes, topology_argument(topology, "topology"));
+        EREDU_TRY(world, plan_world(model->description, sizes, plan.policy, world_options(plan)));
         return buffer_out(world_to_json(world), out, length);
       },
       out, length);
 }
 
-eredu_status eredu_check_json(const eredu_model* model, uint64_t tensor, uint64_t pipeline,
-                              uint64_t expert, uint64_t data, eredu_policy policy,
+eredu_status eredu_check_json(const eredu_model* model, const eredu_topology* topology,
+                              const eredu_plan_options* plan_options,
                               const eredu_check_options* options, char** out, size_t* length,
                               eredu_error** error) {
   return firewall(
       error,
       [&]() -> Result<void> {
         EREDU_TRY(require(model, "model"));
-        EREDU_TRY(sharding_policy, policy_argument(policy));
-        eredu_check_options defaults{};
-        defaults.struct_size = sizeof defaults;
+        EREDU_TRY(require(topology, "topology"));
+        EREDU_TRY(plan, plan_options_argument(plan_options));
+        eredu_check_options chosen = SizedDefaults<eredu_check_options>::value();
         if (options != nullptr) {
-          EREDU_TRY(sized_argument(options, "options"));
-          EREDU_TRY(require_array(options->residency_json, options->residency_json_length,
+          EREDU_TRY(read, read_sized(options, chosen, "options"));
+          EREDU_TRY(require_array(read.residency_json, read.residency_json_length,
                                   ArgumentName::field("options", "->residency_json")));
+          chosen = read;
         }
-        const eredu_check_options& chosen = options != nullptr ? *options : defaults;
         EREDU_TRY(require(out, "out"));
         // The residency document is judged before anything is planned.
         EREDU_TRY(admission, admission_argument(chosen));
-        EREDU_TRY(world, plan_all(*model, tensor, pipeline, expert, data, sharding_policy,
-                                  chosen.threads));
-        EREDU_TRY(report, check_world(std::move(world), admission));
+        EREDU_TRY(sizes, topology_argument(topology, "topology"));
+        EREDU_TRY(report, check_world(model->description, sizes, plan.policy, admission,
+                                      world_options(plan)));
         return buffer_out(check_to_json(report), out, length);
       },
       out, length);

@@ -6,13 +6,18 @@
  * slice of every checkpoint tensor the rank materializes, before a single
  * weight byte is read.
  *
- *   eredu_group_new      -> eredu_group   (one logical parameter)
- *   eredu_model_new      -> eredu_model   (groups in document order)
- *   eredu_model_from_json-> eredu_model   (bulk path: eredu.groups.v1)
- *   eredu_plan_rank      -> eredu_layout  (one rank's plan)
- *   eredu_layout_*       -> every field of eredu.layout.v1, or its JSON
+ *   eredu_group_new            -> eredu_group   (one logical parameter)
+ *   eredu_model_new            -> eredu_model   (groups in document order)
+ *   eredu_model_from_json      -> eredu_model   (bulk path: eredu.groups.v1)
+ *   eredu_plan_rank            -> eredu_layout  (one rank's plan)
+ *   eredu_layout_get_tensor_info, eredu_layout_to_json
+ *                              -> every field of eredu.layout.v1, or its JSON
+ *   eredu_plan_world_json, eredu_check_json
+ *                              -> every rank at once (eredu/world.h)
  *
- * Conventions (design/ARCHITECTURE.md):
+ * The formats are in docs/interchange.md, the planning rules in
+ * docs/planning.md, the status codes in docs/status.md, and how the ABI
+ * grows in docs/abi.md. Conventions:
  *
  * - Plain C99; every exported name starts with eredu_, every macro with
  *   EREDU_. Enumerations are fixed-width integer typedefs with #define'd
@@ -32,11 +37,15 @@
  *   array elements whose bytes could not be an array (above PTRDIFF_MAX) is
  *   EREDU_E_INVALID_ARGUMENT, one whose copy would need more than 1 TiB is
  *   EREDU_E_OUT_OF_MEMORY; both are checked before allocating or reading.
- * - Optional values are explicit: `uint8_t has_x` beside `x` in structs, a
- *   `bool *present` out-parameter in getters.
- * - Transparent structs start with `uint32_t struct_size`; fill them with
- *   their _init() function. A struct_size other than the size this library
- *   knows is EREDU_E_INVALID_ARGUMENT.
+ * - Optional values are explicit: `uint8_t has_x` beside `x` in structs.
+ * - Structs the caller allocates start with `uint32_t struct_size`, the
+ *   caller's sizeof: set it with the struct's EREDU_<NAME>_INIT macro or its
+ *   eredu_<name>_init(ptr, sizeof *ptr, error). The library reads only the
+ *   fields inside it (later fields take their defaults), writes output
+ *   structs only up to it, and accepts a larger struct whose unknown bytes
+ *   are zero (docs/abi.md).
+ * - Plain values that cannot fail are returned directly (counts), 0 for a
+ *   NULL handle.
  * - Ownership: _new/_from_* return owned handles freed by the matching _free
  *   (NULL-safe). Getters return borrowed views valid until the owning handle
  *   is freed. Library-allocated buffers are freed with eredu_buffer_free.
@@ -60,6 +69,7 @@
 #include <eredu/residency.h>
 #include <eredu/residency_policy.h>
 #include <eredu/status.h>
+#include <eredu/topology.h>
 #include <eredu/types.h>
 #include <eredu/version.h>
 #include <eredu/world.h>

@@ -1,7 +1,7 @@
 /*
- * eredu/group.h: logical parameter groups (seed 000: ParameterGroupSpec,
+ * eredu/group.h: logical parameter groups (seed ParameterGroupSpec,
  * ParameterMemberSpec, MemberSharding, ParameterRole) plus this project's
- * member dtype and group scope (interchange.md section 1).
+ * member dtype and group scope (docs/planning.md, docs/interchange.md).
  *
  * A group is an atomic logical parameter and all of its physical checkpoint
  * tensors ("members"): a packed weight and its scales are planned together so
@@ -62,7 +62,7 @@
 #define EREDU_DTYPE_F8_E5M2 14
 #define EREDU_DTYPE_F8_E8M0 15
 
-/* ---- eredu_scope_kind: which ranks own a group (interchange.md 1) ----- */
+/* ---- eredu_scope_kind: which ranks own a group (docs/planning.md) ----- */
 
 /** All pipeline stages and expert ranks (the default). */
 #define EREDU_SCOPE_ALL 0
@@ -80,11 +80,13 @@
 
 /**
  * One physical checkpoint tensor of a group (seed ParameterMemberSpec with
- * its MemberSharding, plus an optional dtype for byte accounting).
- * Fill with eredu_member_desc_init() first, then set the fields.
+ * its MemberSharding, plus an optional dtype for byte accounting). A sized
+ * struct (docs/abi.md): initialize with EREDU_MEMBER_DESC_INIT or
+ * eredu_member_desc_init, then set the fields. eredu_group_member also
+ * fills one as a view of a group's member.
  */
 struct eredu_member_desc {
-  /** sizeof(eredu_member_desc), set by eredu_member_desc_init. */
+  /** The caller's sizeof(eredu_member_desc). */
   uint32_t struct_size;
   /** Checkpoint tensor name: NUL-terminated UTF-8, non-blank. */
   const char *target;
@@ -116,12 +118,17 @@ struct eredu_member_desc {
   size_t segment_count;
 };
 
+/** No target, a scalar, no dtype, replicated. */
+#define EREDU_MEMBER_DESC_INIT \
+  { (uint32_t)sizeof(eredu_member_desc), NULL, NULL, 0, 0, 0, 0, 0, NULL, 0 }
+
 /**
- * The pipeline/expert ownership of a group (interchange.md section 1
- * `scope`). Fill with eredu_group_scope_init() (kind EREDU_SCOPE_ALL).
+ * The pipeline/expert ownership of a group (eredu.groups.v1 `scope`). A
+ * sized struct (docs/abi.md): initialize with EREDU_GROUP_SCOPE_INIT or
+ * eredu_group_scope_init (kind EREDU_SCOPE_ALL).
  */
 struct eredu_group_scope {
-  /** sizeof(eredu_group_scope), set by eredu_group_scope_init. */
+  /** The caller's sizeof(eredu_group_scope). */
   uint32_t struct_size;
   /** An EREDU_SCOPE_* value. */
   eredu_scope_kind kind;
@@ -135,81 +142,135 @@ struct eredu_group_scope {
   uint64_t expert;
 };
 
+/** EREDU_SCOPE_ALL, no layer, no expert. */
+#define EREDU_GROUP_SCOPE_INIT \
+  { (uint32_t)sizeof(eredu_group_scope), 0, 0, 0, 0, 0 }
+
+/**
+ * A logical parameter group as eredu_group_new takes it (seed
+ * ParameterGroupSpec without its members): its name, role, logical
+ * partition and scope. A sized struct (docs/abi.md): initialize with
+ * EREDU_GROUP_DESC_INIT or eredu_group_desc_init, then set the fields.
+ */
+struct eredu_group_desc {
+  /** The caller's sizeof(eredu_group_desc). */
+  uint32_t struct_size;
+  /** An EREDU_ROLE_* value; default EREDU_ROLE_REPLICATED. */
+  eredu_role role;
+  /** The logical name: NUL-terminated UTF-8, non-blank. */
+  const char *name;
+  /** 1 when the group has a logical partition (seed
+   * ParameterGroupSpec::partitioned), 0 (the default) when not. */
+  uint8_t has_partition_units;
+  /** The logical units shared by the partitioned members, at least 1. */
+  uint64_t partition_units;
+  /** The ownership scope, or NULL (the default) for EREDU_SCOPE_ALL; read
+   * for the call. */
+  const eredu_group_scope *scope;
+};
+
+/** No name, EREDU_ROLE_REPLICATED, no partition, EREDU_SCOPE_ALL. */
+#define EREDU_GROUP_DESC_INIT \
+  { (uint32_t)sizeof(eredu_group_desc), 0, NULL, 0, 0, NULL }
+
+/**
+ * What a group is (seed ParameterGroupSpec): its name, role, logical units,
+ * member count and scope. An output struct (docs/abi.md): set struct_size
+ * (EREDU_GROUP_INFO_INIT or eredu_group_info_init) and eredu_group_get_info
+ * fills the fields it covers. Strings are borrowed from the group.
+ */
+struct eredu_group_info {
+  /** The caller's sizeof(eredu_group_info). */
+  uint32_t struct_size;
+  /** An EREDU_ROLE_* value. */
+  eredu_role role;
+  /** The logical name, NUL-terminated UTF-8, and its length in bytes. */
+  const char *name;
+  size_t name_length;
+  /** The number of members. */
+  size_t member_count;
+  /** 1 when the group is partitioned: `partition_units` is set. */
+  uint8_t has_partition_units;
+  /** The group-level logical partition. */
+  uint64_t partition_units;
+  /** The scope: an EREDU_SCOPE_* value and, for EREDU_SCOPE_INDEXED, its
+   * layer and/or expert. */
+  eredu_scope_kind scope_kind;
+  uint8_t has_layer;
+  uint8_t has_expert;
+  uint64_t layer;
+  uint64_t expert;
+};
+
+#define EREDU_GROUP_INFO_INIT \
+  { (uint32_t)sizeof(eredu_group_info), 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
 EREDU_BEGIN_DECLS
 
 /**
- * Fills `desc` with defaults: struct_size = sizeof(eredu_member_desc),
- * target/shape/segments NULL, counts 0, no dtype, EREDU_SHARDING_REPLICATED,
- * axis 0.
+ * Initializes the first `size` bytes of `desc` (pass sizeof *desc): no
+ * target, a scalar, no dtype, EREDU_SHARDING_REPLICATED, axis 0;
+ * struct_size = size.
  *
- * @param desc  caller-owned descriptor to fill.
- * @param error optional error slot (see eredu/status.h).
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when desc is NULL.
- * Thread-safe. Seed 000 ParameterMemberSpec / MemberSharding.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (desc); EREDU_E_INVALID_ARGUMENT
+ *         (size below 4 or above 4096, or ending inside a field).
+ * Thread-safe.
  */
-EREDU_API eredu_status eredu_member_desc_init(eredu_member_desc *desc, eredu_error **error);
+EREDU_API eredu_status eredu_member_desc_init(eredu_member_desc *desc, size_t size,
+                                              eredu_error **error);
 
-/**
- * Fills `scope` with defaults: struct_size = sizeof(eredu_group_scope),
- * EREDU_SCOPE_ALL, no layer, no expert.
- *
- * @param scope caller-owned struct to fill.
- * @param error optional error slot.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when scope is NULL.
- * Thread-safe. Interchange section 1 `scope`.
- */
-EREDU_API eredu_status eredu_group_scope_init(eredu_group_scope *scope, eredu_error **error);
+/** As eredu_member_desc_init, for eredu_group_desc (no name, replicated). */
+EREDU_API eredu_status eredu_group_desc_init(eredu_group_desc *desc, size_t size,
+                                             eredu_error **error);
+
+/** As eredu_member_desc_init, for eredu_group_scope (EREDU_SCOPE_ALL). */
+EREDU_API eredu_status eredu_group_scope_init(eredu_group_scope *scope, size_t size,
+                                              eredu_error **error);
+
+/** As eredu_member_desc_init, for eredu_group_info (zeroes). */
+EREDU_API eredu_status eredu_group_info_init(eredu_group_info *info, size_t size,
+                                             eredu_error **error);
 
 /**
  * Builds a validated group in one atomic call (seed ParameterGroupSpec::new
- * when has_partition_units is 0, ParameterGroupSpec::partitioned when it is
- * 1). Everything is copied: the descriptors and strings may be released as
- * soon as the call returns.
+ * when desc->has_partition_units is 0, ParameterGroupSpec::partitioned when
+ * it is 1). Everything is copied: the descriptors and strings may be
+ * released as soon as the call returns.
  *
- * Argument checks come first, in parameter order (NULL pointers, flags,
- * enum values, struct_size, UTF-8); then the seed's construction rules in
- * the seed's order: zero units, blank name, no members, a blank target, a
+ * Argument checks come first, in parameter order (NULL pointers, sized
+ * structs, flags, enum values, UTF-8); then the seed's construction rules
+ * in the seed's order: zero units, blank name, no members, a blank target, a
  * repeated target ("repeats tensor target"), the partition contract (some
  * member is PARTITIONED or PARTITIONED_SEGMENTS if and only if the group has
  * partition units). Shapes, axes and segments are checked when a rank is
  * planned, as in the seed.
  *
- * @param name              logical name: NUL-terminated UTF-8, non-blank.
- * @param role              an EREDU_ROLE_* value.
- * @param has_partition_units 1 when the group has a logical partition, else 0.
- * @param partition_units   the logical units shared by the partitioned
- *                          members (at least 1); ignored when
- *                          has_partition_units is 0.
- * @param scope             the ownership scope, or NULL for EREDU_SCOPE_ALL.
- *                          INDEXED needs has_layer and/or has_expert; the
- *                          other kinds allow neither.
- * @param members           `member_count` pointers to descriptors, in the
- *                          group's member order; may be NULL when
- *                          member_count is 0 (which is then an INVALID_GROUP).
- * @param member_count      number of members; more than PTRDIFF_MAX bytes
- *                          of pointers is EREDU_E_INVALID_ARGUMENT.
- * @param out               receives the new group (owned; free it with
- *                          eredu_group_free), NULL on failure.
- * @param error             optional error slot.
+ * @param desc         the group: name, role, partition units, scope.
+ * @param members      `member_count` pointers to descriptors, in the
+ *                     group's member order; may be NULL when member_count is
+ *                     0 (which is then an INVALID_GROUP).
+ * @param member_count number of members; more than PTRDIFF_MAX bytes of
+ *                     pointers is EREDU_E_INVALID_ARGUMENT.
+ * @param out          receives the new group (owned; free it with
+ *                     eredu_group_free), NULL on failure.
+ * @param error        optional error slot.
  * @return EREDU_OK;
- *   EREDU_E_NULL_ARGUMENT (name, out, NULL members with a nonzero
- *   member_count, a NULL element, a NULL target, a NULL shape with ndim > 0,
- *   NULL segments with segment_count > 0);
- *   EREDU_E_INVALID_ARGUMENT (unknown role, sharding, dtype or scope kind, a
- *   flag other than 0/1, wrong struct_size, invalid UTF-8, an ndim above
- *   EREDU_MAX_NDIM, a member_count or segment_count too large for any array
- *   in memory, a nonzero axis for REPLICATED, segments on a kind without
- *   segments, layer/expert on a non-INDEXED scope, an INDEXED scope with
- *   neither);
+ *   EREDU_E_NULL_ARGUMENT (desc, desc->name, out, NULL members with a
+ *   nonzero member_count, a NULL element, a NULL target, a NULL shape with
+ *   ndim > 0, NULL segments with segment_count > 0);
+ *   EREDU_E_INVALID_ARGUMENT (a struct_size (docs/abi.md), unknown role,
+ *   sharding, dtype or scope kind, a flag other than 0/1, invalid UTF-8, an
+ *   ndim above EREDU_MAX_NDIM, a member_count or segment_count too large for
+ *   any array in memory, a nonzero axis for REPLICATED, segments on a kind
+ *   without segments, layer/expert on a non-INDEXED scope, an INDEXED scope
+ *   with neither);
  *   EREDU_E_INVALID_GROUP (the seed rules above);
  *   EREDU_E_OUT_OF_MEMORY (also, before allocating, a member_count or
  *   segment_count whose copy would need more than 1 TiB).
- * Thread-safe. Seed 000 ParameterGroupSpec, ParameterMemberSpec,
+ * Thread-safe. Seed ParameterGroupSpec, ParameterMemberSpec,
  * MemberSharding.
  */
-EREDU_API eredu_status eredu_group_new(const char *name, eredu_role role,
-                                       uint8_t has_partition_units, uint64_t partition_units,
-                                       const eredu_group_scope *scope,
+EREDU_API eredu_status eredu_group_new(const eredu_group_desc *desc,
                                        const eredu_member_desc *const *members, size_t member_count,
                                        eredu_group **out, eredu_error **error);
 
@@ -221,62 +282,29 @@ EREDU_API eredu_status eredu_group_new(const char *name, eredu_role role,
 EREDU_API void eredu_group_free(eredu_group *group);
 
 /**
- * The group's logical name.
+ * The group's name, role, units, member count and scope, written into the
+ * caller's struct up to its struct_size.
  *
- * @param group  the group.
- * @param out    receives a borrowed NUL-terminated UTF-8 string valid until
- *               eredu_group_free(group).
- * @param length optional (may be NULL): receives the length in bytes
- *               without the terminator.
- * @param error  optional error slot.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (group, out).
- * Thread-safe. Seed ParameterGroupSpec::logical_name.
- */
-EREDU_API eredu_status eredu_group_name(const eredu_group *group, const char **out, size_t *length,
-                                        eredu_error **error);
-
-/**
- * The group's role (an EREDU_ROLE_* value).
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (group, out).
- * Thread-safe. Seed ParameterGroupSpec::role.
- */
-EREDU_API eredu_status eredu_group_role(const eredu_group *group, eredu_role *out,
-                                        eredu_error **error);
-
-/**
- * The group's logical-unit count.
- *
- * @param units   receives the count, 0 when absent.
- * @param present receives true when the group is partitioned.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (group, units, present).
- * Thread-safe. Seed ParameterGroupSpec::partition_units.
- */
-EREDU_API eredu_status eredu_group_partition_units(const eredu_group *group, uint64_t *units,
-                                                   bool *present, eredu_error **error);
-
-/**
- * The number of members.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (group, out).
- * Thread-safe. Seed ParameterGroupSpec::members.
- */
-EREDU_API eredu_status eredu_group_member_count(const eredu_group *group, size_t *out,
-                                                eredu_error **error);
-
-/**
- * The target of member `index` (0-based, in the group's member order).
- *
- * @param out    receives a borrowed NUL-terminated UTF-8 string valid until
- *               eredu_group_free(group).
- * @param length optional (may be NULL): receives its length in bytes.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (group, out);
- *         EREDU_E_INVALID_ARGUMENT (index >= member count).
- * Thread-safe. Seed ParameterMemberSpec::target.
+ *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
+ * Thread-safe. Seed ParameterGroupSpec.
  */
-EREDU_API eredu_status eredu_group_member_target(const eredu_group *group, size_t index,
-                                                 const char **out, size_t *length,
-                                                 eredu_error **error);
+EREDU_API eredu_status eredu_group_get_info(const eredu_group *group, eredu_group_info *out,
+                                            eredu_error **error);
+
+/**
+ * Member `index` (0-based, in the group's member order) as a view: its
+ * target, shape, dtype, sharding and segments, written into the caller's
+ * eredu_member_desc up to its struct_size. Pointers are borrowed from the
+ * group and valid until eredu_group_free(group).
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (group, out);
+ *         EREDU_E_INVALID_ARGUMENT (index >= member count,
+ *         out->struct_size).
+ * Thread-safe. Seed ParameterMemberSpec.
+ */
+EREDU_API eredu_status eredu_group_member(const eredu_group *group, size_t index,
+                                          eredu_member_desc *out, eredu_error **error);
 
 EREDU_END_DECLS
 

@@ -1,7 +1,8 @@
 /*
- * eredu/layerwise_metadata.h: seed 003's LayerwiseModelMetadata, the
+ * eredu/layerwise_metadata.h: the seed's LayerwiseModelMetadata, the
  * inspectable, backend-neutral parameter-residency snapshot of a layered
- * model, which a runtime owns and updates once the checkpoint is resolved.
+ * model, which a runtime owns and updates once the checkpoint is resolved
+ * (docs/residency.md, "Layerwise model metadata").
  *
  * A snapshot holds the effective model type, the checkpoint-native weight
  * quantization (none, or an EREDU_LINEAR_FORMAT_AFFINE, _MXFP4 or _GGUF
@@ -9,7 +10,10 @@
  * bytes, the execution residency, the unit byte sizes and the device unit
  * window. The model type and the quantization can be replaced later. The
  * seed's optional materialization telemetry (WeightMaterializationReport)
- * is opaque to the planner (semantics 4.10) and not exposed.
+ * is opaque to the planner and not exposed.
+ *
+ * Units: every byte figure is bytes; layer counts and capacities count
+ * execution units.
  *
  * Thread-safety: the setters change the snapshot and must not overlap with
  * any other call on the same handle; getters may run concurrently with each
@@ -22,7 +26,66 @@
 #include <eredu/residency_policy.h>
 #include <eredu/types.h>
 
+/** Every plain field of a layerwise snapshot
+ * (eredu_layerwise_model_metadata_get_info). */
+
+/**
+ * Every field of a snapshot but the quantization's own fields, which
+ * eredu_layerwise_model_metadata_quantization reads as an
+ * eredu_linear_format (the struct the setters take). An output struct
+ * (docs/abi.md): set struct_size (EREDU_LAYERWISE_MODEL_METADATA_INFO_INIT
+ * or eredu_layerwise_model_metadata_info_init) and
+ * eredu_layerwise_model_metadata_get_info fills the fields it covers.
+ */
+struct eredu_layerwise_model_metadata_info {
+  /** The caller's sizeof(eredu_layerwise_model_metadata_info). */
+  uint32_t struct_size;
+  /** The execution residency: an EREDU_EXECUTION_RESIDENCY_* value (seed
+   * LayerwiseModelMetadata::residency). */
+  eredu_execution_residency residency;
+  /** The effective model type, NUL-terminated UTF-8 (may be empty), and
+   * its length in bytes; borrowed from the handle, valid until the next
+   * eredu_layerwise_model_metadata_set_effective_model_type or
+   * eredu_layerwise_model_metadata_free. */
+  const char *effective_model_type;
+  size_t effective_model_type_length;
+  /** The ordered execution-unit count (seed layer_count). */
+  uint64_t layer_count;
+  /** The pinned static parameter bytes on the execution device (seed
+   * static_device_bytes). */
+  uint64_t static_device_bytes;
+  /** The complete rank-local execution-unit parameter bytes (seed
+   * layer_parameter_bytes). */
+  uint64_t layer_parameter_bytes;
+  /** The largest possible device-resident execution-unit byte total (seed
+   * maximum_device_layer_bytes). */
+  uint64_t maximum_device_layer_bytes;
+  /** The charged host-transfer bytes of the largest execution unit (seed
+   * maximum_host_layer_bytes). */
+  uint64_t maximum_host_layer_bytes;
+  /** The most execution units retained on the device (seed
+   * device_layer_capacity). */
+  uint64_t device_layer_capacity;
+  /** 1 when the snapshot has a weight quantization (seed quantization is
+   * Some). */
+  uint8_t has_quantization;
+};
+
+#define EREDU_LAYERWISE_MODEL_METADATA_INFO_INIT \
+  { (uint32_t)sizeof(eredu_layerwise_model_metadata_info), 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0 }
+
 EREDU_BEGIN_DECLS
+
+/**
+ * Initializes the first `size` bytes of `info` (pass sizeof *info): zeroes,
+ * struct_size = size.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (info); EREDU_E_INVALID_ARGUMENT
+ *         (size below 4 or above 4096, or ending inside a field).
+ * Thread-safe.
+ */
+EREDU_API eredu_status eredu_layerwise_model_metadata_info_init(
+    eredu_layerwise_model_metadata_info *info, size_t size, eredu_error **error);
 
 /**
  * Creates a snapshot (seed LayerwiseModelMetadata::new). The values are
@@ -37,6 +100,8 @@ EREDU_BEGIN_DECLS
  *        read only during the call: NULL or kind EREDU_LINEAR_FORMAT_DENSE
  *        for none (the seed's None, which LinearFormat spells Dense);
  *        AFFINE (affine_group_size, affine_bits), MXFP4 or GGUF (ggml_type).
+ *        Fields past its struct_size take the defaults of
+ *        EREDU_LINEAR_FORMAT_INIT.
  * @param layer_count ordered execution units.
  * @param static_device_bytes pinned static parameter bytes on the device.
  * @param residency an EREDU_EXECUTION_RESIDENCY_* value (seed
@@ -53,15 +118,16 @@ EREDU_BEGIN_DECLS
  * @param error optional error slot.
  * @return EREDU_OK;
  *   EREDU_E_NULL_ARGUMENT (effective_model_type, out);
- *   EREDU_E_INVALID_ARGUMENT (invalid UTF-8; quantization->struct_size; an
- *   unknown quantization->kind; kind EREDU_LINEAR_FORMAT_BLOCK_FP8, which
- *   is not a weight quantization; an unknown residency);
+ *   EREDU_E_INVALID_ARGUMENT (invalid UTF-8; quantization->struct_size
+ *   (docs/abi.md); an unknown quantization->kind; kind
+ *   EREDU_LINEAR_FORMAT_BLOCK_FP8, which is not a weight quantization; an
+ *   unknown residency);
  *   EREDU_E_INVALID_FORMAT (the quantization's rules, as
  *   eredu_linear_format_validate: "group_size must be 16 or a positive
  *   multiple of 32, got G", then "bits must be one of 2, 3, 4, 5, 6, or 8,
  *   got B"; an unsupported GGUF type: "unsupported GGML tensor type N");
  *   EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed 003 LayerwiseModelMetadata::new.
+ * Thread-safe. Seed LayerwiseModelMetadata::new.
  */
 EREDU_API eredu_status eredu_layerwise_model_metadata_new(
     const char *effective_model_type, const eredu_linear_format *quantization, uint64_t layer_count,
@@ -77,12 +143,13 @@ EREDU_API void eredu_layerwise_model_metadata_free(eredu_layerwise_model_metadat
 
 /**
  * Replaces the effective model type after checkpoint resolution. A failure
- * changes nothing.
+ * changes nothing. The model type an earlier get_info returned is no longer
+ * valid after a successful call.
  *
  * @param effective_model_type NUL-terminated UTF-8, copied (may be blank).
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (metadata, effective_model_type);
  *         EREDU_E_INVALID_ARGUMENT (invalid UTF-8); EREDU_E_OUT_OF_MEMORY.
- * Not thread-safe (changes the snapshot). Seed 003
+ * Not thread-safe (changes the snapshot). Seed
  * LayerwiseModelMetadata::set_effective_model_type.
  */
 EREDU_API eredu_status eredu_layerwise_model_metadata_set_effective_model_type(
@@ -100,7 +167,7 @@ EREDU_API eredu_status eredu_layerwise_model_metadata_set_effective_model_type(
  *   EREDU_E_INVALID_ARGUMENT (quantization->struct_size, an unknown kind,
  *   BLOCK_FP8); EREDU_E_INVALID_FORMAT (the quantization's rules, as for
  *   eredu_layerwise_model_metadata_new).
- * Not thread-safe (changes the snapshot). Seed 003
+ * Not thread-safe (changes the snapshot). Seed
  * LayerwiseModelMetadata::set_quantization.
  */
 EREDU_API eredu_status eredu_layerwise_model_metadata_set_quantization(
@@ -108,100 +175,38 @@ EREDU_API eredu_status eredu_layerwise_model_metadata_set_quantization(
     eredu_error **error);
 
 /**
- * The effective model type.
+ * Every plain field of the snapshot (eredu_layerwise_model_metadata_info),
+ * written into the caller's struct up to its struct_size.
  *
- * @param out    receives a borrowed NUL-terminated UTF-8 string, valid until
- *               the next set_effective_model_type or
- *               eredu_layerwise_model_metadata_free.
- * @param length optional (may be NULL): its length in bytes.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (metadata, out).
- * Seed 003 LayerwiseModelMetadata::effective_model_type.
+ * @param out an output struct with struct_size set; its covered fields are
+ *            zeroed on failure.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (metadata, out);
+ *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
+ * Thread-safe with other getters. Seed LayerwiseModelMetadata accessors.
  */
-EREDU_API eredu_status eredu_layerwise_model_metadata_effective_model_type(
-    const eredu_layerwise_model_metadata *metadata, const char **out, size_t *length,
+EREDU_API eredu_status eredu_layerwise_model_metadata_get_info(
+    const eredu_layerwise_model_metadata *metadata, eredu_layerwise_model_metadata_info *out,
     eredu_error **error);
 
 /**
- * The checkpoint-native weight quantization.
+ * The checkpoint-native weight quantization, as an eredu_linear_format that
+ * eredu_layerwise_model_metadata_set_quantization takes back.
  *
- * @param out     caller struct with struct_size set by
- *                eredu_linear_format_init; when present it receives the kind
- *                (AFFINE, MXFP4 or GGUF) and that kind's fields
- *                (affine_group_size and affine_bits, or ggml_type), every
- *                other field 0; when absent it is zeroed except struct_size
- *                (so its kind is EREDU_LINEAR_FORMAT_DENSE).
- * @param present receives true when the snapshot has a quantization.
+ * @param out     an eredu_linear_format with struct_size set, written up to
+ *                it: when present the kind (AFFINE, MXFP4 or GGUF) and that
+ *                kind's fields (affine_group_size and affine_bits, or
+ *                ggml_type), every other field 0; when absent, and on
+ *                failure, its covered fields are zeroed (so its kind is
+ *                EREDU_LINEAR_FORMAT_DENSE).
+ * @param present receives true when the snapshot has a quantization (false
+ *                on failure).
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (metadata, out, present);
  *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
- * Seed 003 LayerwiseModelMetadata::quantization.
+ * Thread-safe with other getters. Seed LayerwiseModelMetadata::quantization.
  */
 EREDU_API eredu_status eredu_layerwise_model_metadata_quantization(
     const eredu_layerwise_model_metadata *metadata, eredu_linear_format *out, bool *present,
     eredu_error **error);
-
-/**
- * The ordered execution-unit count.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (metadata, out).
- * Seed 003 LayerwiseModelMetadata::layer_count.
- */
-EREDU_API eredu_status eredu_layerwise_model_metadata_layer_count(
-    const eredu_layerwise_model_metadata *metadata, uint64_t *out, eredu_error **error);
-
-/**
- * The pinned static parameter bytes on the execution device.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (metadata, out).
- * Seed 003 LayerwiseModelMetadata::static_device_bytes.
- */
-EREDU_API eredu_status eredu_layerwise_model_metadata_static_device_bytes(
-    const eredu_layerwise_model_metadata *metadata, uint64_t *out, eredu_error **error);
-
-/**
- * The execution residency: an EREDU_EXECUTION_RESIDENCY_* value.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (metadata, out).
- * Seed 003 LayerwiseModelMetadata::residency.
- */
-EREDU_API eredu_status
-eredu_layerwise_model_metadata_residency(const eredu_layerwise_model_metadata *metadata,
-                                         eredu_execution_residency *out, eredu_error **error);
-
-/**
- * The complete rank-local execution-unit parameter bytes.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (metadata, out).
- * Seed 003 LayerwiseModelMetadata::layer_parameter_bytes.
- */
-EREDU_API eredu_status eredu_layerwise_model_metadata_layer_parameter_bytes(
-    const eredu_layerwise_model_metadata *metadata, uint64_t *out, eredu_error **error);
-
-/**
- * The largest possible device-resident execution-unit byte total.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (metadata, out).
- * Seed 003 LayerwiseModelMetadata::maximum_device_layer_bytes.
- */
-EREDU_API eredu_status eredu_layerwise_model_metadata_maximum_device_layer_bytes(
-    const eredu_layerwise_model_metadata *metadata, uint64_t *out, eredu_error **error);
-
-/**
- * The charged host-transfer bytes of the largest execution unit.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (metadata, out).
- * Seed 003 LayerwiseModelMetadata::maximum_host_layer_bytes.
- */
-EREDU_API eredu_status eredu_layerwise_model_metadata_maximum_host_layer_bytes(
-    const eredu_layerwise_model_metadata *metadata, uint64_t *out, eredu_error **error);
-
-/**
- * The most execution units retained on the device.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (metadata, out).
- * Seed 003 LayerwiseModelMetadata::device_layer_capacity.
- */
-EREDU_API eredu_status eredu_layerwise_model_metadata_device_layer_capacity(
-    const eredu_layerwise_model_metadata *metadata, uint64_t *out, eredu_error **error);
 
 EREDU_END_DECLS
 

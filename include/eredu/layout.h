@@ -1,7 +1,7 @@
 /*
  * eredu/layout.h: the plan of one rank (seed LocalModelLayout of
- * LocalTensorLayout entries with TensorPlacement), exposing every field of
- * eredu.layout.v1 (interchange.md section 2) without JSON, and the JSON text
+ * LocalTensorLayout entries with TensorPlacement): every field of
+ * eredu.layout.v1 (docs/interchange.md) without JSON, and the JSON text
  * itself.
  *
  * Tensors are addressed by index 0 .. count-1, in byte-wise ascending order
@@ -9,16 +9,12 @@
  * offsets, ranges and index counts are in elements (or logical units for the
  * logical range); bytes are bytes.
  *
- * Ownership: every pointer a getter returns is borrowed from the layout and
+ * Ownership: every pointer the layout hands out is borrowed from it and
  * valid until eredu_layout_free(layout); the model handle it was planned from
  * may be freed earlier.
  *
  * Thread-safety: an eredu_layout is immutable; any number of threads may read
  * it at once.
- *
- * Every index-taking getter returns EREDU_E_INVALID_ARGUMENT for an index
- * >= the tensor count, and EREDU_E_NULL_ARGUMENT for a NULL layout or a NULL
- * required out-parameter. On failure every out-parameter is zeroed/NULL.
  */
 #ifndef EREDU_LAYOUT_H
 #define EREDU_LAYOUT_H
@@ -33,9 +29,9 @@
 #define EREDU_PLACEMENT_LOCAL 1
 /** Not materialized on this rank (outside the group's scope). */
 #define EREDU_PLACEMENT_OMIT 2
-/** The whole tensor on global rank `rank` only. */
+/** The whole tensor on global rank `owner_rank` only. */
 #define EREDU_PLACEMENT_RANK 3
-/** Equal part `index` of `parts` on `axis`. */
+/** Equal part `shard_index` of `shard_parts` on `axis`. */
 #define EREDU_PLACEMENT_SHARD 4
 /** Elements [start, end) of `axis`. */
 #define EREDU_PLACEMENT_RANGE 5
@@ -43,46 +39,25 @@
 #define EREDU_PLACEMENT_INDICES 6
 
 /**
- * One tensor's placement on the rank (seed TensorPlacement). Fields a kind
- * does not use are 0 / NULL. Fill struct_size with eredu_placement_init()
- * before calling eredu_layout_tensor_placement.
+ * What a layout is: its rank, coordinates, policy and totals
+ * (eredu.layout.v1 `rank`, `coordinates`, `policy`, `totals`). An output
+ * struct (docs/abi.md): set struct_size (EREDU_LAYOUT_INFO_INIT or
+ * eredu_layout_info_init) and eredu_layout_get_info fills the fields it covers.
  */
-struct eredu_placement {
-  /** sizeof(eredu_placement), set by eredu_placement_init. */
+struct eredu_layout_info {
+  /** The caller's sizeof(eredu_layout_info). */
   uint32_t struct_size;
-  /** An EREDU_PLACEMENT_* value. */
-  eredu_placement_kind kind;
-  /** SHARD, RANGE, INDICES: the selected axis. */
-  uint64_t axis;
-  /** RANK: the owning global rank. */
+  /** The EREDU_POLICY_* value the layout was planned with. */
+  eredu_policy policy;
+  /** The global rank. */
   uint64_t rank;
-  /** SHARD: this rank's part. */
-  uint64_t index;
-  /** SHARD: the number of parts. */
-  uint64_t parts;
-  /** RANGE: first element (inclusive). */
-  uint64_t start;
-  /** RANGE: end element (exclusive). */
-  uint64_t end;
-  /** INDICES: `run_count` pairs {start, end} of half-open element runs,
-   * flattened (2 * run_count values), in selection order with adjacent
-   * runs merged; their concatenation is the seed's index list. Borrowed
-   * from the layout. NULL for the other kinds. */
-  const uint64_t *runs;
-  /** INDICES: number of runs (pairs). */
-  size_t run_count;
-  /** INDICES: number of selected indices (the local extent of `axis`). */
-  uint64_t index_count;
-};
-
-/**
- * Byte and tensor totals of a layout (eredu.layout.v1 `totals`). Fill
- * struct_size with eredu_layout_totals_init() before calling
- * eredu_layout_get_totals.
- */
-struct eredu_layout_totals {
-  /** sizeof(eredu_layout_totals), set by eredu_layout_totals_init. */
-  uint32_t struct_size;
+  /** The rank's coordinate on the tensor, pipeline, expert and data axes. */
+  uint64_t tensor_rank;
+  uint64_t pipeline_rank;
+  uint64_t expert_rank;
+  uint64_t data_rank;
+  /** Every member of the model, materialized or not. */
+  size_t tensor_count;
   /** Bytes this rank materializes (tensors with a dtype). */
   uint64_t local_bytes;
   /** Bytes of the whole model (tensors with a dtype). */
@@ -96,23 +71,103 @@ struct eredu_layout_totals {
   uint64_t unknown_bytes_tensors;
 };
 
+#define EREDU_LAYOUT_INFO_INIT \
+  { (uint32_t)sizeof(eredu_layout_info), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+/**
+ * Every field of one planned tensor (eredu.layout.v1 `tensors[i]`). Fields a
+ * placement kind does not use are 0 / NULL. Strings and arrays are borrowed
+ * from the layout. An output struct (docs/abi.md): set struct_size
+ * (EREDU_LAYOUT_TENSOR_INFO_INIT or eredu_layout_tensor_info_init) and
+ * eredu_layout_get_tensor_info fills the fields it covers.
+ */
+struct eredu_layout_tensor_info {
+  /** The caller's sizeof(eredu_layout_tensor_info). */
+  uint32_t struct_size;
+  /** The role of the tensor's group: an EREDU_ROLE_* value. */
+  eredu_role role;
+  /** The checkpoint tensor name, NUL-terminated UTF-8, and its length in
+   * bytes. */
+  const char *target;
+  size_t target_length;
+  /** The logical name of the tensor's group, and its length in bytes. */
+  const char *logical_name;
+  size_t logical_name_length;
+  /** The global (checkpoint) shape, elements per axis outermost first:
+   * `global_ndim` values, NULL for a scalar. */
+  const uint64_t *global_shape;
+  size_t global_ndim;
+  /** The shape on this rank: `local_ndim` values; NULL and 0 for an omitted
+   * tensor. */
+  const uint64_t *local_shape;
+  size_t local_ndim;
+  /** An EREDU_PLACEMENT_* value. */
+  eredu_placement_kind placement;
+  /** 1 when `dtype` is set (the member has an element type). */
+  uint8_t has_dtype;
+  /** 1 when the group is partitioned: `logical_units` is set. */
+  uint8_t has_logical_units;
+  /** 1 when `logical_start`/`logical_end` are set: a partitioned group on a
+   * rank that materializes it ([0, units) after a fallback). */
+  uint8_t has_logical_range;
+  /** 1 when the group fell back to replication under
+   * EREDU_POLICY_REPLICATE_UNSUPPORTED (the same on every rank). */
+  uint8_t fell_back_to_replication;
+  /** An EREDU_DTYPE_* value when has_dtype. */
+  eredu_dtype dtype;
+  /** 1 when `local_bytes` is known: 0 for an omitted tensor, else local
+   * elements x element size for a member with a dtype. */
+  uint8_t has_local_bytes;
+  /** SHARD, RANGE, INDICES: the selected axis. */
+  uint64_t axis;
+  /** RANK: the owning global rank. */
+  uint64_t owner_rank;
+  /** SHARD: this rank's part and the number of parts. */
+  uint64_t shard_index;
+  uint64_t shard_parts;
+  /** RANGE: first element (inclusive) and end element (exclusive). */
+  uint64_t start;
+  uint64_t end;
+  /** INDICES: `run_count` pairs {start, end} of half-open element runs,
+   * flattened (2 * run_count values), in selection order with adjacent
+   * runs merged; their concatenation is the seed's index list. */
+  const uint64_t *runs;
+  size_t run_count;
+  /** INDICES: the number of selected indices (the local extent of
+   * `axis`). */
+  uint64_t index_count;
+  /** The group's logical-unit count (also when it fell back or the tensor
+   * is omitted). */
+  uint64_t logical_units;
+  /** The logical units [logical_start, logical_end) this rank owns. */
+  uint64_t logical_start;
+  uint64_t logical_end;
+  /** The bytes the tensor occupies on this rank, when has_local_bytes. */
+  uint64_t local_bytes;
+};
+
+#define EREDU_LAYOUT_TENSOR_INFO_INIT                                                              \
+  {                                                                                                \
+    (uint32_t)sizeof(eredu_layout_tensor_info), 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, \
+        0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0                                          \
+  }
+
 EREDU_BEGIN_DECLS
 
 /**
- * Fills `placement` with struct_size = sizeof(eredu_placement) and zeroes.
+ * Initializes the first `size` bytes of `info` (pass sizeof *info): zeroes
+ * and struct_size = size.
  *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when placement is NULL.
- * Thread-safe. Seed TensorPlacement.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (info); EREDU_E_INVALID_ARGUMENT
+ *         (size below 4 or above 4096, or ending inside a field).
+ * Thread-safe.
  */
-EREDU_API eredu_status eredu_placement_init(eredu_placement *placement, eredu_error **error);
+EREDU_API eredu_status eredu_layout_info_init(eredu_layout_info *info, size_t size,
+                                              eredu_error **error);
 
-/**
- * Fills `totals` with struct_size = sizeof(eredu_layout_totals) and zeroes.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when totals is NULL.
- * Thread-safe. Seed LocalModelLayout (totals of interchange section 2).
- */
-EREDU_API eredu_status eredu_layout_totals_init(eredu_layout_totals *totals, eredu_error **error);
+/** As eredu_layout_info_init, for eredu_layout_tensor_info. */
+EREDU_API eredu_status eredu_layout_tensor_info_init(eredu_layout_tensor_info *info, size_t size,
+                                                     eredu_error **error);
 
 /**
  * Releases a layout (and its reference to the model description). NULL is a
@@ -121,65 +176,45 @@ EREDU_API eredu_status eredu_layout_totals_init(eredu_layout_totals *totals, ere
 EREDU_API void eredu_layout_free(eredu_layout *layout);
 
 /**
- * The topology the layout was planned for: sizes T, P, E, D.
+ * The number of tensors (every member of the model, materialized or not).
+ * Cannot fail; 0 for a NULL layout. Thread-safe.
+ */
+EREDU_API size_t eredu_layout_tensor_count(const eredu_layout *layout);
+
+/**
+ * The topology the layout was planned for, written into the caller's
+ * struct up to its struct_size.
  *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (layout or any out-parameter).
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (layout, out);
+ *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
  * Thread-safe. eredu.layout.v1 `topology`.
  */
-EREDU_API eredu_status eredu_layout_topology(const eredu_layout *layout, uint64_t *tensor,
-                                             uint64_t *pipeline, uint64_t *expert, uint64_t *data,
+EREDU_API eredu_status eredu_layout_topology(const eredu_layout *layout, eredu_topology *out,
                                              eredu_error **error);
 
 /**
- * The global rank the layout was planned for.
+ * The layout's rank, coordinates, policy, tensor count and totals, written
+ * into the caller's struct up to its struct_size.
  *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (layout, out).
- * Thread-safe. eredu.layout.v1 `rank`.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (layout, out);
+ *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
+ * Thread-safe.
  */
-EREDU_API eredu_status eredu_layout_rank(const eredu_layout *layout, uint64_t *out,
-                                         eredu_error **error);
+EREDU_API eredu_status eredu_layout_get_info(const eredu_layout *layout, eredu_layout_info *out,
+                                             eredu_error **error);
 
 /**
- * The rank's coordinate on every axis.
+ * Every field of tensor `index`, written into the caller's struct up to its
+ * struct_size; one call per tensor.
  *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (layout or any out-parameter).
- * Thread-safe. eredu.layout.v1 `coordinates`.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (layout, out);
+ *         EREDU_E_INVALID_ARGUMENT (index >= the tensor count,
+ *         out->struct_size). On failure the fields out covers are zeroed.
+ * Thread-safe. Seed LocalTensorLayout, TensorPlacement.
  */
-EREDU_API eredu_status eredu_layout_coordinates(const eredu_layout *layout, uint64_t *tensor,
-                                                uint64_t *pipeline, uint64_t *expert,
-                                                uint64_t *data, eredu_error **error);
-
-/**
- * The policy the layout was planned with (an EREDU_POLICY_* value).
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (layout, out).
- * Thread-safe. Seed ShardingPolicy; eredu.layout.v1 `policy`.
- */
-EREDU_API eredu_status eredu_layout_policy(const eredu_layout *layout, eredu_policy *out,
-                                           eredu_error **error);
-
-/**
- * The layout's totals.
- *
- * @param totals caller struct with struct_size set by
- *               eredu_layout_totals_init; filled on success, zeroed (except
- *               struct_size) on failure.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (layout, totals);
- *         EREDU_E_INVALID_ARGUMENT (struct_size is not
- *         sizeof(eredu_layout_totals); the struct is then left untouched).
- * Thread-safe. eredu.layout.v1 `totals`.
- */
-EREDU_API eredu_status eredu_layout_get_totals(const eredu_layout *layout,
-                                               eredu_layout_totals *totals, eredu_error **error);
-
-/**
- * The number of tensors (every member of the model, materialized or not).
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (layout, out).
- * Thread-safe. Seed LocalModelLayout.
- */
-EREDU_API eredu_status eredu_layout_tensor_count(const eredu_layout *layout, size_t *out,
-                                                 eredu_error **error);
+EREDU_API eredu_status eredu_layout_get_tensor_info(const eredu_layout *layout, size_t index,
+                                                    eredu_layout_tensor_info *out,
+                                                    eredu_error **error);
 
 /**
  * The index of the tensor named `target` (binary search, O(log n)).
@@ -195,146 +230,6 @@ EREDU_API eredu_status eredu_layout_find_tensor(const eredu_layout *layout, cons
                                                 size_t *out, eredu_error **error);
 
 /**
- * The target (checkpoint tensor name) of tensor `index`.
- *
- * @param out    receives a borrowed NUL-terminated UTF-8 string.
- * @param length optional (may be NULL): receives its length in bytes.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT; EREDU_E_INVALID_ARGUMENT (index).
- * Thread-safe. Seed LocalTensorLayout (its key).
- */
-EREDU_API eredu_status eredu_layout_tensor_target(const eredu_layout *layout, size_t index,
-                                                  const char **out, size_t *length,
-                                                  eredu_error **error);
-
-/**
- * The logical name of the group tensor `index` belongs to.
- *
- * @param out    receives a borrowed NUL-terminated UTF-8 string.
- * @param length optional (may be NULL): receives its length in bytes.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT; EREDU_E_INVALID_ARGUMENT (index).
- * Thread-safe. Seed LocalTensorLayout::logical_name.
- */
-EREDU_API eredu_status eredu_layout_tensor_logical_name(const eredu_layout *layout, size_t index,
-                                                        const char **out, size_t *length,
-                                                        eredu_error **error);
-
-/**
- * The role of the group tensor `index` belongs to (an EREDU_ROLE_* value).
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT; EREDU_E_INVALID_ARGUMENT (index).
- * Thread-safe. Seed LocalTensorLayout::role.
- */
-EREDU_API eredu_status eredu_layout_tensor_role(const eredu_layout *layout, size_t index,
-                                                eredu_role *out, eredu_error **error);
-
-/**
- * The element type of tensor `index`.
- *
- * @param out     receives an EREDU_DTYPE_* value, 0 when absent.
- * @param present receives true when the member has a dtype.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT; EREDU_E_INVALID_ARGUMENT (index).
- * Thread-safe. Member dtype (interchange section 1).
- */
-EREDU_API eredu_status eredu_layout_tensor_dtype(const eredu_layout *layout, size_t index,
-                                                 eredu_dtype *out, bool *present,
-                                                 eredu_error **error);
-
-/**
- * The global (checkpoint) shape of tensor `index`, in elements per axis,
- * outermost first.
- *
- * @param shape receives a borrowed array of `*ndim` values (NULL for a
- *              scalar, whose ndim is 0).
- * @param ndim  receives the number of axes.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT; EREDU_E_INVALID_ARGUMENT (index).
- * Thread-safe. Seed LocalTensorLayout::global_shape.
- */
-EREDU_API eredu_status eredu_layout_tensor_global_shape(const eredu_layout *layout, size_t index,
-                                                        const uint64_t **shape, size_t *ndim,
-                                                        eredu_error **error);
-
-/**
- * The shape of tensor `index` on this rank, in elements per axis; empty
- * (ndim 0, shape NULL) for an omitted tensor.
- *
- * @param shape receives a borrowed array of `*ndim` values, or NULL.
- * @param ndim  receives the number of axes.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT; EREDU_E_INVALID_ARGUMENT (index).
- * Thread-safe. Seed LocalTensorLayout::local_shape.
- */
-EREDU_API eredu_status eredu_layout_tensor_local_shape(const eredu_layout *layout, size_t index,
-                                                       const uint64_t **shape, size_t *ndim,
-                                                       eredu_error **error);
-
-/**
- * The placement of tensor `index`: its kind and the fields of that kind.
- *
- * @param placement caller struct with struct_size set by
- *                  eredu_placement_init; filled on success, zeroed (except
- *                  struct_size) on failure. `runs` is borrowed from the
- *                  layout.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (layout, placement);
- *         EREDU_E_INVALID_ARGUMENT (index; struct_size is not
- *         sizeof(eredu_placement), the struct is then left untouched).
- * Thread-safe. Seed TensorPlacement.
- */
-EREDU_API eredu_status eredu_layout_tensor_placement(const eredu_layout *layout, size_t index,
-                                                     eredu_placement *placement,
-                                                     eredu_error **error);
-
-/**
- * The logical-unit count of the group of tensor `index` (reported even when
- * the group fell back to replication or the tensor is omitted).
- *
- * @param units   receives the count, 0 when absent.
- * @param present receives true when the group is partitioned.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT; EREDU_E_INVALID_ARGUMENT (index).
- * Thread-safe. Seed LocalTensorLayout::logical_units.
- */
-EREDU_API eredu_status eredu_layout_tensor_logical_units(const eredu_layout *layout, size_t index,
-                                                         uint64_t *units, bool *present,
-                                                         eredu_error **error);
-
-/**
- * The logical units [start, end) this rank owns of the group of tensor
- * `index`; [0, units) after a fallback to replication; absent when the group
- * has no partition or the tensor is omitted.
- *
- * @param start   receives the first unit, 0 when absent.
- * @param end     receives the end unit (exclusive), 0 when absent.
- * @param present receives true when the range exists.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT; EREDU_E_INVALID_ARGUMENT (index).
- * Thread-safe. Seed LocalTensorLayout::logical_range.
- */
-EREDU_API eredu_status eredu_layout_tensor_logical_range(const eredu_layout *layout, size_t index,
-                                                         uint64_t *start, uint64_t *end,
-                                                         bool *present, eredu_error **error);
-
-/**
- * Whether the group of tensor `index` fell back to replication under
- * EREDU_POLICY_REPLICATE_UNSUPPORTED (the same on every rank).
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT; EREDU_E_INVALID_ARGUMENT (index).
- * Thread-safe. Seed LocalTensorLayout::fell_back_to_replication.
- */
-EREDU_API eredu_status eredu_layout_tensor_fell_back(const eredu_layout *layout, size_t index,
-                                                     bool *out, eredu_error **error);
-
-/**
- * The bytes tensor `index` occupies on this rank: local elements x element
- * size; 0 for an omitted tensor; absent for a materialized tensor without a
- * dtype.
- *
- * @param bytes   receives the bytes, 0 when absent.
- * @param present receives true when known.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT; EREDU_E_INVALID_ARGUMENT (index).
- * Thread-safe. eredu.layout.v1 `local_bytes`.
- */
-EREDU_API eredu_status eredu_layout_tensor_local_bytes(const eredu_layout *layout, size_t index,
-                                                       uint64_t *bytes, bool *present,
-                                                       eredu_error **error);
-
-/**
  * The layout as canonical eredu.layout.v1 JSON text (compact, keys in the
  * documented order, one trailing newline), byte-identical across bindings.
  *
@@ -344,7 +239,7 @@ EREDU_API eredu_status eredu_layout_tensor_local_bytes(const eredu_layout *layou
  *               without the terminator.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (layout, out);
  *         EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed LocalModelLayout (interchange section 2).
+ * Thread-safe. docs/interchange.md, eredu.layout.v1.
  */
 EREDU_API eredu_status eredu_layout_to_json(const eredu_layout *layout, char **out, size_t *length,
                                             eredu_error **error);
@@ -363,7 +258,7 @@ EREDU_API eredu_status eredu_layout_to_json(const eredu_layout *layout, char **o
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (layout, required, NULL buffer
  *         with a nonzero capacity); EREDU_E_BUFFER_TOO_SMALL (capacity <
  *         *required); EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed LocalModelLayout (interchange section 2).
+ * Thread-safe. docs/interchange.md, eredu.layout.v1.
  */
 EREDU_API eredu_status eredu_layout_write_json(const eredu_layout *layout, char *buffer,
                                                size_t capacity, size_t *required,

@@ -1,7 +1,7 @@
 /*
  * eredu/model.h: a model description: its groups in document order, indexed
  * by target, built from group handles or from one eredu.groups.v1 JSON
- * document (interchange.md section 1).
+ * document (docs/interchange.md).
  *
  * Thread-safety: an eredu_model is immutable once built; any number of
  * threads may read it and plan ranks from it at once.
@@ -12,11 +12,12 @@
 #include <eredu/types.h>
 
 /**
- * The optional `model` object of eredu.groups.v1. Fill with
- * eredu_model_info_init() (everything absent), then set the fields.
+ * The optional `model` object of eredu.groups.v1. A sized struct
+ * (docs/abi.md): initialize with EREDU_MODEL_INFO_INIT or
+ * eredu_model_info_init (everything absent), then set the fields.
  */
 struct eredu_model_info {
-  /** sizeof(eredu_model_info), set by eredu_model_info_init. */
+  /** The caller's sizeof(eredu_model_info). */
   uint32_t struct_size;
   /** The model's name (NUL-terminated UTF-8), or NULL when absent. */
   const char *name;
@@ -31,16 +32,22 @@ struct eredu_model_info {
   uint64_t experts;
 };
 
+/** No name, no layer count, no expert count. */
+#define EREDU_MODEL_INFO_INIT \
+  { (uint32_t)sizeof(eredu_model_info), NULL, 0, 0, 0, 0 }
+
 EREDU_BEGIN_DECLS
 
 /**
- * Fills `info` with defaults: struct_size = sizeof(eredu_model_info), no
- * name, no layer count, no expert count.
+ * Initializes the first `size` bytes of `info` (pass sizeof *info): no name,
+ * no layer count, no expert count; struct_size = size.
  *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when info is NULL.
- * Thread-safe. Interchange section 1 `model`.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (info); EREDU_E_INVALID_ARGUMENT
+ *         (size below 4 or above 4096, or ending inside a field).
+ * Thread-safe. eredu.groups.v1 `model`.
  */
-EREDU_API eredu_status eredu_model_info_init(eredu_model_info *info, eredu_error **error);
+EREDU_API eredu_status eredu_model_info_init(eredu_model_info *info, size_t size,
+                                             eredu_error **error);
 
 /**
  * Builds a model description from groups, in the given (document) order.
@@ -67,7 +74,7 @@ EREDU_API eredu_status eredu_model_info_init(eredu_model_info *info, eredu_error
  *         count, a NULL element); EREDU_E_INVALID_ARGUMENT (see above);
  *         EREDU_E_INVALID_GROUP; EREDU_E_INVALID_TENSOR;
  *         EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed 000 ParameterGroupSpec (the planner's group list).
+ * Thread-safe. Seed ParameterGroupSpec (the planner's group list).
  */
 EREDU_API eredu_status eredu_model_new(const eredu_model_info *info,
                                        const eredu_group *const *groups, size_t group_count,
@@ -76,7 +83,7 @@ EREDU_API eredu_status eredu_model_new(const eredu_model_info *info,
 /**
  * Loads a model description from an eredu.groups.v1 JSON document
  * (interchange.md section 1), the bulk path: one call for a whole model.
- * Errors come in the fixed order of interchange.md "Load errors".
+ * Errors come in the fixed order of docs/interchange.md, "Load errors".
  *
  * @param text   the document, UTF-8, `length` bytes (no terminator needed;
  *               an embedded NUL is a parse error). May be NULL when length
@@ -95,7 +102,7 @@ EREDU_API eredu_status eredu_model_new(const eredu_model_info *info,
  *         EREDU_E_UNSUPPORTED_VERSION (eredu.groups.v<N> other than v1);
  *         EREDU_E_INVALID_GROUP; EREDU_E_INVALID_FORMAT;
  *         EREDU_E_INVALID_TENSOR; EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed 000 ParameterGroupSpec, ParameterMemberSpec,
+ * Thread-safe. Seed ParameterGroupSpec, ParameterMemberSpec,
  * MemberSharding (and LinearFormat expansion for `format` members).
  */
 EREDU_API eredu_status eredu_model_from_json(const char *text, size_t length, eredu_model **out,
@@ -110,32 +117,19 @@ EREDU_API void eredu_model_free(eredu_model *model);
 
 /**
  * The number of physical tensors (members of all groups, after any format
- * expansion).
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, out).
- * Thread-safe.
+ * expansion). Cannot fail; 0 for a NULL model. Thread-safe.
  */
-EREDU_API eredu_status eredu_model_tensor_count(const eredu_model *model, size_t *out,
-                                                eredu_error **error);
+EREDU_API size_t eredu_model_tensor_count(const eredu_model *model);
+
+/** The number of groups. Cannot fail; 0 for a NULL model. Thread-safe. */
+EREDU_API size_t eredu_model_group_count(const eredu_model *model);
 
 /**
- * The number of groups.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, out).
- * Thread-safe.
+ * The global size in bytes of the tensors that have a dtype (tensors without
+ * one are not counted), as `global_bytes` of every layout. Cannot fail; 0
+ * for a NULL model. Thread-safe.
  */
-EREDU_API eredu_status eredu_model_group_count(const eredu_model *model, size_t *out,
-                                               eredu_error **error);
-
-/**
- * The global size in bytes of the tensors that have a dtype (tensors
- * without one are not counted), as `totals.global_bytes` of every layout.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, out).
- * Thread-safe.
- */
-EREDU_API eredu_status eredu_model_global_bytes(const eredu_model *model, uint64_t *out,
-                                                eredu_error **error);
+EREDU_API uint64_t eredu_model_global_bytes(const eredu_model *model);
 
 EREDU_END_DECLS
 

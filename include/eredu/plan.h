@@ -1,6 +1,5 @@
 /*
- * eredu/plan.h: the rank planner (semantics.md section 1, interchange.md
- * "Planning errors").
+ * eredu/plan.h: the rank planner (docs/planning.md) and how it plans.
  */
 #ifndef EREDU_PLAN_H
 #define EREDU_PLAN_H
@@ -15,49 +14,86 @@
  * (fell_back_to_replication); placement-validation errors still fail. */
 #define EREDU_POLICY_REPLICATE_UNSUPPORTED 1
 
+/**
+ * How to plan: the policy, the threads the library may use, and a progress
+ * callback for the calls that plan every rank. A sized struct
+ * (docs/abi.md): initialize with EREDU_PLAN_OPTIONS_INIT or
+ * eredu_plan_options_init; a NULL options pointer means the defaults.
+ */
+struct eredu_plan_options {
+  /** The caller's sizeof(eredu_plan_options). */
+  uint32_t struct_size;
+  /** An EREDU_POLICY_* value; default EREDU_POLICY_REQUIRE. */
+  eredu_policy policy;
+  /** Threads the call may use, the calling one included. 1: the calling
+   * thread only, no helper thread is ever started. 0 (the default): for
+   * eredu_plan_rank, two threads for a model of 16384 tensors or more and
+   * one below; for eredu_plan_world_json and eredu_check_json, one per
+   * hardware thread. Results never depend on it. */
+  uint32_t threads;
+  /** Called after each rank eredu_plan_world_json and eredu_check_json
+   * plan (done = ranks planned, total = the world size); a non-zero return
+   * cancels the call with EREDU_E_CANCELLED. NULL (the default): none.
+   * eredu_plan_rank does not call it. */
+  eredu_progress_fn progress;
+  /** Passed to `progress` as user_data. */
+  void *progress_data;
+};
+
+/** The defaults: EREDU_POLICY_REQUIRE, threads 0, no progress callback. */
+#define EREDU_PLAN_OPTIONS_INIT \
+  { (uint32_t)sizeof(eredu_plan_options), 0, 0, NULL, NULL }
+
 EREDU_BEGIN_DECLS
 
 /**
- * Plans global rank `rank` of the topology tensor x pipeline x expert x data
- * for `model`: which slice of every tensor the rank materializes, its local
- * shape, logical range and bytes (seed LocalModelLayout). Pure and atomic:
- * the whole layout is computed before it is published through `out`, so the
- * result is a complete layout or an error, nothing in between.
+ * Initializes the first `size` bytes of `options` (pass sizeof *options):
+ * zeroes, the defaults of EREDU_PLAN_OPTIONS_INIT for the fields they hold,
+ * struct_size = size.
  *
- * Ranks enumerate expert fastest, then tensor, then pipeline, data
- * outermost: rank = ((d * P + p) * T + t) * E + e.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (options);
+ *         EREDU_E_INVALID_ARGUMENT (size below 4 or above 4096, or ending
+ *         inside a field).
+ * Thread-safe.
+ */
+EREDU_API eredu_status eredu_plan_options_init(eredu_plan_options *options, size_t size,
+                                               eredu_error **error);
+
+/**
+ * Plans global rank `rank` of `topology` for `model`: which slice of every
+ * tensor the rank materializes, its local shape, logical range and bytes
+ * (seed LocalModelLayout). Pure and atomic: the whole layout is computed
+ * before it is published through `out`, so the result is a complete layout
+ * or an error, nothing in between.
  *
- * Errors, in this order: arguments (NULL, unknown policy); topology and rank
- * (EREDU_E_ZERO_AXIS, EREDU_E_WORLD_SIZE_OVERFLOW, EREDU_E_RANK_OUT_OF_RANGE);
- * preflight (EREDU_E_MISSING_LAYER_COUNT when pipeline > 1 without a layer
- * count, EREDU_E_MISSING_EXPERT_COUNT when expert > 1 without an expert
- * count, EREDU_E_EMPTY_PARTITION for fewer layers than stages or fewer
- * experts than expert ranks); then, group by group in document order,
- * EREDU_E_INVALID_TENSOR (member resolution under EREDU_POLICY_REQUIRE,
- * placement validation under either policy).
+ * Errors, in this order: arguments (NULL, sized structs, unknown policy);
+ * topology and rank (EREDU_E_ZERO_AXIS, EREDU_E_WORLD_SIZE_OVERFLOW,
+ * EREDU_E_RANK_OUT_OF_RANGE); preflight (EREDU_E_MISSING_LAYER_COUNT when
+ * pipeline > 1 without a layer count, EREDU_E_MISSING_EXPERT_COUNT when
+ * expert > 1 without an expert count, EREDU_E_EMPTY_PARTITION for fewer
+ * layers than stages or fewer experts than expert ranks); then, group by
+ * group in document order, EREDU_E_INVALID_TENSOR (member resolution and
+ * the companion rule under EREDU_POLICY_REQUIRE, placement validation under
+ * either policy; docs/planning.md).
  *
  * @param model    the description; the layout keeps it alive, so the model
  *                 handle may be freed first.
- * @param tensor   tensor-parallel size T (>= 1).
- * @param pipeline pipeline-parallel size P (>= 1).
- * @param expert   expert-parallel size E (>= 1).
- * @param data     data-parallel size D (>= 1).
+ * @param topology the axis sizes (eredu/topology.h); read for the call.
  * @param rank     global rank, < T * P * E * D.
- * @param policy   an EREDU_POLICY_* value.
+ * @param options  policy and threads; NULL for the defaults. Its progress
+ *                 callback is not called.
  * @param out      receives the new layout (owned; free with
  *                 eredu_layout_free), NULL on failure.
  * @param error    optional error slot.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, out);
- *         EREDU_E_INVALID_ARGUMENT (unknown policy); the planning errors
- *         above; EREDU_E_OUT_OF_MEMORY.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, topology, out);
+ *         EREDU_E_INVALID_ARGUMENT (a struct_size, unknown policy); the
+ *         planning errors above; EREDU_E_OUT_OF_MEMORY.
  * Thread-safe: any number of ranks may be planned concurrently from one
- * model. Seed ShardingPolicy, LocalModelLayout, LocalTensorLayout,
- * TensorPlacement.
+ * model.
  */
-EREDU_API eredu_status eredu_plan_rank(const eredu_model *model, uint64_t tensor, uint64_t pipeline,
-                                       uint64_t expert, uint64_t data, uint64_t rank,
-                                       eredu_policy policy, eredu_layout **out,
-                                       eredu_error **error);
+EREDU_API eredu_status eredu_plan_rank(const eredu_model *model, const eredu_topology *topology,
+                                       uint64_t rank, const eredu_plan_options *options,
+                                       eredu_layout **out, eredu_error **error);
 
 EREDU_END_DECLS
 

@@ -1,19 +1,27 @@
 /*
- * eredu/projection.h: group-building helpers of seed 000 (projection
- * groups, preferred and aligned partition units) and its ParallelModelInfo.
+ * eredu/projection.h: the seed's group-building helpers (projection groups,
+ * preferred and aligned partition units; docs/planning.md, "Projection
+ * helpers", "Preferred units", "Aligned partition units") and its
+ * ParallelModelInfo (docs/planning.md, "Parallel model info").
  *
  * A "module" is the ordered list of a layer's parameters (the seed visits a
  * backend module; here the caller lists them): the weight and every
  * encoding companion, each with its checkpoint id and shape in elements.
  *
- * Every builder copies its inputs and returns a new, immutable eredu_group
- * (free with eredu_group_free); on failure *out is NULL. Argument checks
- * (NULL pointers, struct_size, enum values, flags, UTF-8, array sizes) come
- * first, in parameter order, then the seed's rules in the seed's order.
+ * Every builder copies its inputs (descriptors are read only during the
+ * call) and returns a new, immutable eredu_group (free with
+ * eredu_group_free); on failure *out is NULL. Argument checks (NULL
+ * pointers, struct_size (docs/abi.md), enum values, flags, UTF-8, array
+ * sizes) come first, in parameter order, then the seed's rules in the
+ * seed's order.
+ *
+ * Thread-safety: every function is thread-safe; an eredu_parallel_model_info
+ * is immutable and may be read from any number of threads at once.
  */
 #ifndef EREDU_PROJECTION_H
 #define EREDU_PROJECTION_H
 
+#include <eredu/topology.h>
 #include <eredu/types.h>
 
 /* ---- eredu_projection_sharding: seed ProjectionSharding --------------- */
@@ -27,10 +35,13 @@
 #define EREDU_PROJECTION_ROW 2
 
 /**
- * One parameter of a module. Fill with eredu_module_parameter_init().
+ * One parameter of a module: its checkpoint id, shape and optional dtype. A
+ * sized struct (docs/abi.md): initialize with EREDU_MODULE_PARAMETER_INIT
+ * or eredu_module_parameter_init (every field 0 / NULL), then set the
+ * fields.
  */
 struct eredu_module_parameter {
-  /** sizeof(eredu_module_parameter), set by eredu_module_parameter_init. */
+  /** The caller's sizeof(eredu_module_parameter). */
   uint32_t struct_size;
   /** The parameter's checkpoint id (the member target): NUL-terminated
    * UTF-8, non-blank. */
@@ -46,42 +57,83 @@ struct eredu_module_parameter {
   eredu_dtype dtype;
 };
 
+/** No id, a scalar, no dtype. */
+#define EREDU_MODULE_PARAMETER_INIT \
+  { (uint32_t)sizeof(eredu_module_parameter), NULL, NULL, 0, 0, 0 }
+
 /**
- * A module and its sharding, for eredu_partitioned_projection_group. Fill
- * with eredu_projection_init().
+ * A module and its sharding, for eredu_partitioned_projection_group. A
+ * sized struct (docs/abi.md): initialize with EREDU_PROJECTION_INIT or
+ * eredu_projection_init (no parameters, EREDU_PROJECTION_REPLICATED).
  */
 struct eredu_projection {
-  /** sizeof(eredu_projection), set by eredu_projection_init. */
+  /** The caller's sizeof(eredu_projection). */
   uint32_t struct_size;
+  /** An EREDU_PROJECTION_* value. Default REPLICATED. */
+  eredu_projection_sharding placement;
   /** `parameter_count` pointers to the module's parameters, in order. May
    * be NULL when parameter_count is 0. */
   const eredu_module_parameter *const *parameters;
   /** Number of parameters. */
   size_t parameter_count;
-  /** An EREDU_PROJECTION_* value. Default REPLICATED. */
-  eredu_projection_sharding placement;
 };
+
+/** No parameters, EREDU_PROJECTION_REPLICATED. */
+#define EREDU_PROJECTION_INIT \
+  { (uint32_t)sizeof(eredu_projection), EREDU_PROJECTION_REPLICATED, NULL, 0 }
+
+/**
+ * What a ParallelModelInfo holds besides its topology and its owned tensors'
+ * names (docs/planning.md, "Parallel model info"). An output struct
+ * (docs/abi.md): set struct_size (EREDU_PARALLEL_MODEL_SUMMARY_INIT or
+ * eredu_parallel_model_summary_init) and eredu_parallel_model_info_get_summary
+ * fills the fields it covers. The string is borrowed from the handle.
+ */
+struct eredu_parallel_model_summary {
+  /** The caller's sizeof(eredu_parallel_model_summary). */
+  uint32_t struct_size;
+  /** The effective model type, NUL-terminated UTF-8, and its length in
+   * bytes. */
+  const char *effective_model_type;
+  size_t effective_model_type_length;
+  /** The number of owned tensors (as eredu_parallel_model_info_owned_tensor_count). */
+  size_t owned_tensor_count;
+  /** Planned rank-local parameter bytes. */
+  uint64_t local_parameter_bytes;
+  /** Unsharded model parameter bytes. */
+  uint64_t global_parameter_bytes;
+  /** Bytes permanently on the device. */
+  uint64_t pinned_device_parameter_bytes;
+  /** Maximum planned device bytes. */
+  uint64_t maximum_device_parameter_bytes;
+};
+
+#define EREDU_PARALLEL_MODEL_SUMMARY_INIT \
+  { (uint32_t)sizeof(eredu_parallel_model_summary), NULL, 0, 0, 0, 0, 0, 0 }
 
 EREDU_BEGIN_DECLS
 
 /**
- * Fills `parameter` with defaults: struct_size, NULL id and shape, ndim 0,
- * no dtype.
+ * Initializes the first `size` bytes of `parameter` (pass sizeof
+ * *parameter): zeroes (no id, a scalar, no dtype), struct_size = size.
  *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when parameter is NULL.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (parameter);
+ *         EREDU_E_INVALID_ARGUMENT (size below 4 or above 4096, or ending
+ *         inside a field).
  * Thread-safe.
  */
-EREDU_API eredu_status eredu_module_parameter_init(eredu_module_parameter *parameter,
+EREDU_API eredu_status eredu_module_parameter_init(eredu_module_parameter *parameter, size_t size,
                                                    eredu_error **error);
 
-/**
- * Fills `projection` with defaults: struct_size, no parameters,
- * EREDU_PROJECTION_REPLICATED.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when projection is NULL.
- * Thread-safe.
- */
-EREDU_API eredu_status eredu_projection_init(eredu_projection *projection, eredu_error **error);
+/** As eredu_module_parameter_init, for eredu_projection (no parameters,
+ * EREDU_PROJECTION_REPLICATED). */
+EREDU_API eredu_status eredu_projection_init(eredu_projection *projection, size_t size,
+                                             eredu_error **error);
+
+/** As eredu_module_parameter_init, for eredu_parallel_model_summary
+ * (zeroes). */
+EREDU_API eredu_status eredu_parallel_model_summary_init(eredu_parallel_model_summary *info,
+                                                         size_t size, eredu_error **error);
 
 /**
  * The finest logical-unit count whose partitions hold whole blocks of
@@ -97,7 +149,7 @@ EREDU_API eredu_status eredu_projection_init(eredu_projection *projection, eredu
  *   positive, got units=u, width=w, alignment=a` (any argument 0), `NAME has
  *   u semantic units of width w, which cannot form complete alignment-a
  *   partitions`.
- * Thread-safe. Seed 000 aligned_partition_units.
+ * Thread-safe. Seed aligned_partition_units.
  */
 EREDU_API eredu_status eredu_aligned_partition_units(const char *name, uint64_t semantic_units,
                                                      uint64_t elements_per_unit,
@@ -122,7 +174,7 @@ EREDU_API eredu_status eredu_aligned_partition_units(const char *name, uint64_t 
  *   axis A`); EREDU_E_INVALID_GROUP (the group rules of eredu_group_new,
  *   units 0 first, and the partition contract: the group needs a
  *   PARTITIONED or PARTITIONED_SEGMENTS member); EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed 000 partitioned_group_with_preferred_units.
+ * Thread-safe. Seed partitioned_group_with_preferred_units.
  */
 EREDU_API eredu_status eredu_partitioned_group_with_preferred_units(
     const char *name, eredu_role role, uint64_t preferred_units, const eredu_group_scope *scope,
@@ -143,11 +195,11 @@ EREDU_API eredu_status eredu_partitioned_group_with_preferred_units(
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (name, out, NULL parameters with
  *   a nonzero count, a NULL element or id, a NULL shape with ndim > 0);
  *   EREDU_E_INVALID_ARGUMENT (unknown role, placement or dtype, a flag other
- *   than 0/1, wrong struct_size, invalid UTF-8, ndim above EREDU_MAX_NDIM,
+ *   than 0/1, a struct_size (docs/abi.md), invalid UTF-8, ndim above EREDU_MAX_NDIM,
  *   a bad scope); EREDU_E_INVALID_TENSOR (`column projection parameter ID
  *   is scalar`); EREDU_E_INVALID_GROUP (eredu_group_new's rules, e.g. an
  *   empty module or a repeated id); EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed 000 projection_parameter_group.
+ * Thread-safe. Seed projection_parameter_group.
  */
 EREDU_API eredu_status eredu_projection_parameter_group(
     const char *name, eredu_role role, const eredu_group_scope *scope,
@@ -167,7 +219,7 @@ EREDU_API eredu_status eredu_projection_parameter_group(
  *   EREDU_E_INVALID_GROUP (`partitioned projection group has zero preferred
  *   units`, checked first; then the group rules); EREDU_E_INVALID_TENSOR
  *   (`column projection parameter ID is scalar`); EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed 000 partitioned_projection_group.
+ * Thread-safe. Seed partitioned_projection_group.
  */
 EREDU_API eredu_status eredu_partitioned_projection_group(
     const char *name, eredu_role role, const eredu_group_scope *scope,
@@ -198,7 +250,7 @@ EREDU_API eredu_status eredu_partitioned_projection_group(
  *   contain at least one tensor`); EREDU_E_INVALID_TENSOR (`column projection parameter ID is
  *   scalar`, `segmented projection parameter T has output dimension d,
  *   expected W`); EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed 000 segmented_projection_group and
+ * Thread-safe. Seed segmented_projection_group and
  * assemble_segmented_projection_group.
  */
 EREDU_API eredu_status eredu_segmented_projection_group(
@@ -209,33 +261,40 @@ EREDU_API eredu_status eredu_segmented_projection_group(
 
 /**
  * Builds a ParallelModelInfo: an architecture-neutral summary of one
- * rank-local parallel model. A plain value: nothing but the topology and
- * the strings' UTF-8 is checked; the getters echo the inputs.
+ * rank-local parallel model (docs/planning.md, "Parallel model info"). A
+ * plain value: nothing but the arguments and the topology is checked; the
+ * getters echo the inputs. Everything is copied.
  *
- * @param tensor, pipeline, expert, data  the topology's axis sizes (each at
- *        least 1; their product must fit 64 bits).
- * @param effective_model_type  the parsed model type (UTF-8).
+ * Order of checks: topology (NULL, struct_size), effective_model_type,
+ * owned_tensors (in order), out; then the topology's own rules.
+ *
+ * @param topology  the axis sizes (eredu/topology.h), read for the call;
+ *        each at least 1, their product must fit 64 bits. Fields past its
+ *        struct_size take their default 1.
+ * @param effective_model_type  the parsed model type (NUL-terminated UTF-8,
+ *        may be blank).
  * @param owned_tensors  `owned_tensor_count` checkpoint targets owned or
- *        replicated by the rank (UTF-8); may be NULL when the count is 0.
+ *        replicated by the rank (NUL-terminated UTF-8), in any order; may be
+ *        NULL when the count is 0.
  * @param local_parameter_bytes           planned rank-local parameter bytes.
  * @param global_parameter_bytes          unsharded model parameter bytes.
  * @param pinned_device_parameter_bytes   bytes permanently on the device.
  * @param maximum_device_parameter_bytes  maximum planned device bytes.
  * @param out  receives the new handle (owned; free with
  *        eredu_parallel_model_info_free), NULL on failure.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (effective_model_type, out, NULL
- *   owned_tensors with a nonzero count, a NULL element);
- *   EREDU_E_INVALID_ARGUMENT (invalid UTF-8, a count too large for any
- *   array); EREDU_E_ZERO_AXIS; EREDU_E_WORLD_SIZE_OVERFLOW;
- *   EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed 000 ParallelModelInfo::new.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (topology, effective_model_type,
+ *   out, NULL owned_tensors with a nonzero count, a NULL element);
+ *   EREDU_E_INVALID_ARGUMENT (topology->struct_size (docs/abi.md), invalid
+ *   UTF-8, a count too large for any array); EREDU_E_ZERO_AXIS;
+ *   EREDU_E_WORLD_SIZE_OVERFLOW; EREDU_E_OUT_OF_MEMORY (also, before
+ *   allocating, a count whose copy would need more than 1 TiB).
+ * Thread-safe. Seed ParallelModelInfo::new.
  */
 EREDU_API eredu_status eredu_parallel_model_info_new(
-    uint64_t tensor, uint64_t pipeline, uint64_t expert, uint64_t data,
-    const char *effective_model_type, const char *const *owned_tensors, size_t owned_tensor_count,
-    uint64_t local_parameter_bytes, uint64_t global_parameter_bytes,
-    uint64_t pinned_device_parameter_bytes, uint64_t maximum_device_parameter_bytes,
-    eredu_parallel_model_info **out, eredu_error **error);
+    const eredu_topology *topology, const char *effective_model_type,
+    const char *const *owned_tensors, size_t owned_tensor_count, uint64_t local_parameter_bytes,
+    uint64_t global_parameter_bytes, uint64_t pinned_device_parameter_bytes,
+    uint64_t maximum_device_parameter_bytes, eredu_parallel_model_info **out, eredu_error **error);
 
 /**
  * Releases the handle. NULL is a no-op.
@@ -244,65 +303,58 @@ EREDU_API eredu_status eredu_parallel_model_info_new(
 EREDU_API void eredu_parallel_model_info_free(eredu_parallel_model_info *info);
 
 /**
- * The topology's axis sizes, unchanged.
+ * The topology the info was built with, unchanged, written into the
+ * caller's struct up to its struct_size.
  *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (any argument but error).
+ * @param out  an eredu_topology with struct_size set (EREDU_TOPOLOGY_INIT or
+ *             eredu_topology_init); its covered fields are zeroed on
+ *             failure.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (info, out);
+ *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
  * Thread-safe. Seed ParallelModelInfo::topology.
  */
 EREDU_API eredu_status eredu_parallel_model_info_topology(const eredu_parallel_model_info *info,
-                                                          uint64_t *tensor, uint64_t *pipeline,
-                                                          uint64_t *expert, uint64_t *data,
-                                                          eredu_error **error);
+                                                          eredu_topology *out, eredu_error **error);
 
 /**
- * The effective model type.
+ * The effective model type, the owned-tensor count and the four byte
+ * figures, written into the caller's struct up to its struct_size. The
+ * model type is borrowed from the handle, valid until
+ * eredu_parallel_model_info_free(info).
  *
- * @param out    receives a borrowed NUL-terminated string valid until
- *               eredu_parallel_model_info_free(info).
- * @param length optional: receives its length in bytes.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (info, out).
- * Thread-safe. Seed ParallelModelInfo::effective_model_type.
+ * @param out  an output struct with struct_size set; its covered fields
+ *             are zeroed on failure.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (info, out);
+ *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
+ * Thread-safe. Seed ParallelModelInfo::effective_model_type,
+ * local_parameter_bytes, global_parameter_bytes,
+ * pinned_device_parameter_bytes, maximum_device_parameter_bytes.
  */
-EREDU_API eredu_status eredu_parallel_model_info_effective_model_type(
-    const eredu_parallel_model_info *info, const char **out, size_t *length, eredu_error **error);
+EREDU_API eredu_status eredu_parallel_model_info_get_summary(const eredu_parallel_model_info *info,
+                                                             eredu_parallel_model_summary *out,
+                                                             eredu_error **error);
 
 /**
- * The number of owned tensors.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (info, out).
+ * The number of owned tensors. Cannot fail; 0 for a NULL info.
  * Thread-safe. Seed ParallelModelInfo::owned_tensors.
  */
-EREDU_API eredu_status eredu_parallel_model_info_owned_tensor_count(
-    const eredu_parallel_model_info *info, size_t *out, eredu_error **error);
+EREDU_API size_t
+eredu_parallel_model_info_owned_tensor_count(const eredu_parallel_model_info *info);
 
 /**
  * Owned tensor `index` (0-based, in the given order).
  *
- * @param out    receives a borrowed NUL-terminated string valid until
- *               eredu_parallel_model_info_free(info).
- * @param length optional: receives its length in bytes.
+ * @param out    receives a borrowed NUL-terminated UTF-8 string valid until
+ *               eredu_parallel_model_info_free(info); NULL on failure.
+ * @param length optional (may be NULL): receives its length in bytes
+ *               without the terminator; 0 on failure.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (info, out);
- *         EREDU_E_INVALID_ARGUMENT (index >= count).
+ *         EREDU_E_INVALID_ARGUMENT (index >= the owned-tensor count).
  * Thread-safe. Seed ParallelModelInfo::owned_tensors.
  */
 EREDU_API eredu_status eredu_parallel_model_info_owned_tensor(const eredu_parallel_model_info *info,
                                                               size_t index, const char **out,
                                                               size_t *length, eredu_error **error);
-
-/**
- * The four byte counts, in bytes: local, global, pinned on device, maximum
- * on device (seed local_parameter_bytes, global_parameter_bytes,
- * pinned_device_parameter_bytes, maximum_device_parameter_bytes).
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (any argument but error).
- * Thread-safe.
- */
-EREDU_API eredu_status eredu_parallel_model_info_bytes(const eredu_parallel_model_info *info,
-                                                       uint64_t *local_parameter_bytes,
-                                                       uint64_t *global_parameter_bytes,
-                                                       uint64_t *pinned_device_parameter_bytes,
-                                                       uint64_t *maximum_device_parameter_bytes,
-                                                       eredu_error **error);
 
 EREDU_END_DECLS
 

@@ -1,29 +1,39 @@
 /*
- * eredu/request.h: seed 002's normalized cold-load request
+ * eredu/request.h: the seed's normalized cold-load request
  * (NormalizedLoadRequest, ParallelLoadRequest, DraftingLoadRequest) and the
  * vocabulary it uses (CommunicationCompletionPolicy, PipelineWireContract,
  * QuantizationRequest, DraftingPlan, SessionCapabilities,
- * CacheResidencyPolicy, PreparationPolicy).
+ * CacheResidencyPolicy, PreparationPolicy); docs/residency.md, "Load
+ * requests".
  *
  * An eredu_load_request is a builder handle: each eredu_load_request_set_*
  * function mirrors one of the seed's `with_*` methods and applies it in
  * place, atomically (a failed call leaves the request unchanged). Order
- * matters as in the seed (project decision 13): a local completion policy
- * set before eredu_load_request_set_parallel_execution makes that call fail
- * with EREDU_E_CONFLICTING_COMPLETION_POLICY; one set after it goes into the
- * parallel request. eredu_load_request_validate_model_preparation checks
- * the cross-field rules and returns the portable preparation policy.
+ * matters as in the seed: a local completion policy set before
+ * eredu_load_request_set_parallel_execution makes that call fail with
+ * EREDU_E_CONFLICTING_COMPLETION_POLICY; one set after it goes into the
+ * parallel request. eredu_load_request_get_info reads the plain fields at
+ * once; eredu_load_request_validate_model_preparation checks the
+ * cross-field rules and returns the portable preparation policy.
+ *
+ * Units: deadlines are whole milliseconds; limits are a batch size and a
+ * sequence length in tokens; sizes and ranks as in eredu/topology.h.
+ *
+ * Ownership: pointers a request hands out (the parallel request's topology)
+ * are borrowed from it and valid until the next call that changes the
+ * request, or until eredu_load_request_free.
  *
  * Thread-safety: a request is a single-threaded object: calls that change
  * it must not overlap with any other call on the same request; read-only
  * calls (const request) may run concurrently with each other. A request may
- * move between threads. Descriptor structs are plain caller memory, only
- * read during the call.
+ * move between threads. Descriptor structs are sized caller memory
+ * (docs/abi.md), only read during the call.
  */
 #ifndef EREDU_REQUEST_H
 #define EREDU_REQUEST_H
 
 #include <eredu/residency_policy.h>
+#include <eredu/topology.h>
 #include <eredu/types.h>
 
 /* ---- eredu_cancellation_mode: CompletionCancellationMode --------------- */
@@ -73,66 +83,82 @@
 #define EREDU_CACHE_RESIDENCY_PAGED 1
 
 /** The bits a SessionCapabilities set may hold: bit i is the seed's i-th
- * positional boolean of SessionCapabilities::new (project decision 13). */
+ * positional boolean of SessionCapabilities::new. */
 #define EREDU_SESSION_CAPABILITIES_MASK 7
 
 /**
  * One complete parallel-execution request (seed ParallelLoadRequest::new
  * with its ParallelRankTopology, PipelineWireContract and
- * CommunicationCompletionPolicy). Fill with eredu_parallel_load_desc_init():
- * axis sizes 1, rank 0, EREDU_ACTIVATION_DTYPE_FLOAT32, limits 0 (invalid
- * until set), completion 30000 ms EREDU_CANCELLATION_QUARANTINE_UNTIL_COMPLETE.
+ * CommunicationCompletionPolicy). A sized struct (docs/abi.md): initialize
+ * with EREDU_PARALLEL_LOAD_DESC_INIT or eredu_parallel_load_desc_init:
+ * EREDU_ACTIVATION_DTYPE_FLOAT32, no topology (it must be set), rank 0,
+ * limits 0 (invalid until set), completion 30000 ms
+ * EREDU_CANCELLATION_QUARANTINE_UNTIL_COMPLETE.
+ * eredu_load_request_parallel_execution also fills one as an output.
  */
 struct eredu_parallel_load_desc {
-  /** sizeof(eredu_parallel_load_desc), set by eredu_parallel_load_desc_init. */
+  /** The caller's sizeof(eredu_parallel_load_desc). */
   uint32_t struct_size;
-  /** Axis sizes T, P, E, D, each at least 1; their product is the world
-   * size, which must be at least 2. */
-  uint64_t tensor;
-  uint64_t pipeline;
-  uint64_t expert;
-  uint64_t data;
+  /** Pipeline activation wire: an EREDU_ACTIVATION_DTYPE_* value. Default
+   * FLOAT32. */
+  eredu_activation_dtype activation_dtype;
+  /** The axis sizes (a sized eredu_topology, read during the call): each at
+   * least 1, their product is the world size, which must be at least 2.
+   * Required. */
+  const eredu_topology *topology;
   /** This process's global rank, below the world size. */
   uint64_t rank;
-  /** Pipeline activation wire: an EREDU_ACTIVATION_DTYPE_* value. */
-  eredu_activation_dtype activation_dtype;
   /** Largest admitted batch size; at least 1. */
   int32_t maximum_batch_size;
   /** Largest admitted sequence length in tokens; at least 1. */
   int32_t maximum_sequence_length;
-  /** Communication completion deadline in milliseconds; at least 1. */
+  /** Communication completion deadline in milliseconds; at least 1.
+   * Default 30000. */
   uint64_t completion_timeout_millis;
-  /** An EREDU_CANCELLATION_* value. */
+  /** An EREDU_CANCELLATION_* value. Default QUARANTINE_UNTIL_COMPLETE. */
   eredu_cancellation_mode completion_cancellation;
 };
 
+/** FLOAT32 wire, no topology, rank 0, limits 0, 30000 ms quarantined. */
+#define EREDU_PARALLEL_LOAD_DESC_INIT                                                          \
+  {                                                                                            \
+    (uint32_t)sizeof(eredu_parallel_load_desc), EREDU_ACTIVATION_DTYPE_FLOAT32, NULL, 0, 0, 0, \
+        30000, EREDU_CANCELLATION_QUARANTINE_UNTIL_COMPLETE                                    \
+  }
+
 /**
- * A load-time quantization request (seed QuantizationRequest). Fill with
- * eredu_quantization_request_init(): EREDU_QUANTIZATION_AFFINE, group 64,
- * 4 bits.
+ * A load-time quantization request (seed QuantizationRequest). A sized
+ * struct (docs/abi.md): initialize with EREDU_QUANTIZATION_REQUEST_INIT or
+ * eredu_quantization_request_init: EREDU_QUANTIZATION_AFFINE, group 64,
+ * 4 bits. eredu_load_request_quantization also fills one as an output.
  */
 struct eredu_quantization_request {
-  /** sizeof(eredu_quantization_request), set by
-   * eredu_quantization_request_init. */
+  /** The caller's sizeof(eredu_quantization_request). */
   uint32_t struct_size;
   /** An EREDU_QUANTIZATION_* value. Another value is kept and rejected by
    * validation with EREDU_E_QUANTIZATION, as the seed's catch-all does. */
   eredu_quantization_kind kind;
   /** AFFINE: values per quantization group (16 or a positive multiple of
-   * 32, checked on validation). Ignored for the other kinds. */
+   * 32, checked on validation). Ignored for the other kinds. Default 64. */
   uint32_t group_size;
   /** AFFINE: bits per value (2, 3, 4, 5, 6 or 8, checked on validation).
-   * Ignored for the other kinds. */
+   * Ignored for the other kinds. Default 4. */
   uint8_t bits;
 };
 
+/** Affine quantization, group 64, 4 bits (the seed's AffineQuantization
+ * default). */
+#define EREDU_QUANTIZATION_REQUEST_INIT \
+  { (uint32_t)sizeof(eredu_quantization_request), EREDU_QUANTIZATION_AFFINE, 64, 4 }
+
 /**
  * The drafting mode of a portable execution plan (seed DraftingPlan; only
- * what a load request reads). Fill with eredu_drafting_plan_init():
+ * what a load request reads). A sized struct (docs/abi.md): initialize with
+ * EREDU_DRAFTING_PLAN_INIT or eredu_drafting_plan_init:
  * EREDU_DRAFTING_PLAN_DISABLED, 0 tokens.
  */
 struct eredu_drafting_plan {
-  /** sizeof(eredu_drafting_plan), set by eredu_drafting_plan_init. */
+  /** The caller's sizeof(eredu_drafting_plan). */
   uint32_t struct_size;
   /** An EREDU_DRAFTING_PLAN_* value; any other value is
    * EREDU_E_UNSUPPORTED_DRAFTING_PLAN. */
@@ -142,86 +168,137 @@ struct eredu_drafting_plan {
   uint64_t max_draft_tokens;
 };
 
+/** Drafting disabled, 0 tokens. */
+#define EREDU_DRAFTING_PLAN_INIT \
+  { (uint32_t)sizeof(eredu_drafting_plan), EREDU_DRAFTING_PLAN_DISABLED, 0 }
+
 /**
  * The portable preparation policy of a validated request (seed
- * PreparationPolicy). Fill struct_size with eredu_preparation_policy_init()
- * before calling eredu_load_request_validate_model_preparation.
+ * PreparationPolicy). An output struct (docs/abi.md): set struct_size
+ * (EREDU_PREPARATION_POLICY_INIT or eredu_preparation_policy_init) and
+ * eredu_load_request_validate_model_preparation fills the fields it covers.
  */
 struct eredu_preparation_policy {
-  /** sizeof(eredu_preparation_policy), set by eredu_preparation_policy_init. */
+  /** The caller's sizeof(eredu_preparation_policy). */
   uint32_t struct_size;
-  /** 1 when the request quantizes on load, else 0 (and the quantization_*
-   * fields are 0). */
-  uint8_t has_quantization;
-  /** An EREDU_QUANTIZATION_* value. */
+  /** An EREDU_RESIDENCY_REQUEST_* value. */
+  eredu_residency_request residency;
+  /** An EREDU_QUANTIZATION_* value when has_quantization, else 0. */
   eredu_quantization_kind quantization_kind;
   /** AFFINE: values per group; 0 otherwise. */
   uint32_t quantization_group_size;
-  /** AFFINE: bits per value; 0 otherwise. */
-  uint8_t quantization_bits;
-  /** An EREDU_RESIDENCY_REQUEST_* value. */
-  eredu_residency_request residency;
-  /** 1 when parallel execution is attached, else 0 (and the sizes are 0). */
-  uint8_t has_topology;
-  /** Axis sizes T, P, E, D of the parallel topology. */
-  uint64_t tensor;
-  uint64_t pipeline;
-  uint64_t expert;
-  uint64_t data;
+  /** The parallel topology (a full-size eredu_topology borrowed from the
+   * request: valid until the next call that changes the request, or until
+   * eredu_load_request_free), or NULL without parallel execution. */
+  const eredu_topology *topology;
   /** Required session capabilities, bits within
    * EREDU_SESSION_CAPABILITIES_MASK. */
   uint32_t required_session_capabilities;
+  /** 1 when the request quantizes on load, else 0 (and the quantization_*
+   * fields are 0). */
+  uint8_t has_quantization;
+  /** AFFINE: bits per value; 0 otherwise. */
+  uint8_t quantization_bits;
 };
+
+#define EREDU_PREPARATION_POLICY_INIT \
+  { (uint32_t)sizeof(eredu_preparation_policy), 0, 0, 0, NULL, 0, 0, 0 }
+
+/**
+ * The plain fields of a load request, read in one call (seed
+ * NormalizedLoadRequest's accessors). An output struct (docs/abi.md): set
+ * struct_size (EREDU_LOAD_REQUEST_INFO_INIT or eredu_load_request_info_init)
+ * and eredu_load_request_get_info fills the fields it covers. The optional
+ * parts have their own calls: eredu_load_request_quantization,
+ * eredu_load_request_parallel_execution,
+ * eredu_load_request_communication_completion_policy and
+ * eredu_load_request_weight_residency.
+ */
+struct eredu_load_request_info {
+  /** The caller's sizeof(eredu_load_request_info). */
+  uint32_t struct_size;
+  /** The mutable-state residency: an EREDU_CACHE_RESIDENCY_* value (seed
+   * NormalizedLoadRequest::state_residency). */
+  eredu_cache_residency state_residency;
+  /** The capabilities required from the realized session: bits within
+   * EREDU_SESSION_CAPABILITIES_MASK, 0 unless set (seed
+   * required_session_capabilities). */
+  uint32_t required_session_capabilities;
+  /** The drafting intent: an EREDU_DRAFTING_* value (seed drafting). */
+  eredu_drafting_kind drafting;
+  /** The realtime completion policy's EREDU_CANCELLATION_* value (see
+   * realtime_completion_timeout_millis). */
+  eredu_cancellation_mode realtime_completion_cancellation;
+  /** 1 when persisted prompt-prefix import/export is required (seed
+   * prompt_cache_persistence). */
+  uint8_t prompt_cache_persistence;
+  /** 1 when the request quantizes on load (eredu_load_request_quantization
+   * reads it). */
+  uint8_t has_quantization;
+  /** 1 when parallel execution is attached
+   * (eredu_load_request_parallel_execution reads it). */
+  uint8_t has_parallel_execution;
+  /** The reader-cache bound: the explicit override, else the weight
+   * residency's (4 when fully resident; may be 0, which validation
+   * rejects). Seed max_cached_shards. */
+  uint64_t max_cached_shards;
+  /** The completion policy of realtime work, in milliseconds: the parallel
+   * request's, else the local one, else 30000 (with
+   * QUARANTINE_UNTIL_COMPLETE). Seed realtime_completion_policy. */
+  uint64_t realtime_completion_timeout_millis;
+  /** EREDU_DRAFTING_EMBEDDED: the proposal capacity; 0 for the other kinds
+   * (seed DraftingLoadRequest::embedded_capacity). */
+  uint64_t max_draft_tokens;
+};
+
+#define EREDU_LOAD_REQUEST_INFO_INIT \
+  { (uint32_t)sizeof(eredu_load_request_info), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 EREDU_BEGIN_DECLS
 
 /**
- * Fills `desc` with the defaults given at eredu_parallel_load_desc.
+ * Initializes the first `size` bytes of `desc` (pass sizeof *desc): zeroes,
+ * the defaults of EREDU_PARALLEL_LOAD_DESC_INIT for the fields they hold,
+ * struct_size = size.
  *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when desc is NULL.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (desc);
+ *         EREDU_E_INVALID_ARGUMENT (size below 4 or above 4096, or ending
+ *         inside a field).
  * Thread-safe. Seed ParallelLoadRequest.
  */
-EREDU_API eredu_status eredu_parallel_load_desc_init(eredu_parallel_load_desc *desc,
+EREDU_API eredu_status eredu_parallel_load_desc_init(eredu_parallel_load_desc *desc, size_t size,
                                                      eredu_error **error);
 
-/**
- * Fills `request` with the defaults given at eredu_quantization_request.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when request is NULL.
- * Thread-safe. Seed QuantizationRequest.
- */
+/** As eredu_parallel_load_desc_init, for eredu_quantization_request
+ * (EREDU_QUANTIZATION_REQUEST_INIT). Seed QuantizationRequest. */
 EREDU_API eredu_status eredu_quantization_request_init(eredu_quantization_request *request,
-                                                       eredu_error **error);
+                                                       size_t size, eredu_error **error);
 
-/**
- * Fills `plan` with the defaults given at eredu_drafting_plan.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when plan is NULL.
- * Thread-safe. Seed DraftingPlan.
- */
-EREDU_API eredu_status eredu_drafting_plan_init(eredu_drafting_plan *plan, eredu_error **error);
+/** As eredu_parallel_load_desc_init, for eredu_drafting_plan (DISABLED, 0
+ * tokens). Seed DraftingPlan. */
+EREDU_API eredu_status eredu_drafting_plan_init(eredu_drafting_plan *plan, size_t size,
+                                                eredu_error **error);
 
-/**
- * Fills `policy` with struct_size = sizeof(eredu_preparation_policy) and
- * zeroes.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when policy is NULL.
- * Thread-safe. Seed PreparationPolicy.
- */
-EREDU_API eredu_status eredu_preparation_policy_init(eredu_preparation_policy *policy,
+/** As eredu_parallel_load_desc_init, for eredu_preparation_policy (zeroes).
+ * Seed PreparationPolicy. */
+EREDU_API eredu_status eredu_preparation_policy_init(eredu_preparation_policy *policy, size_t size,
                                                      eredu_error **error);
+
+/** As eredu_parallel_load_desc_init, for eredu_load_request_info (zeroes). */
+EREDU_API eredu_status eredu_load_request_info_init(eredu_load_request_info *info, size_t size,
+                                                    eredu_error **error);
 
 /**
  * Checks a communication completion policy (seed
- * CommunicationCompletionPolicy::new with a whole-millisecond duration;
- * project decision 12: valid if and only if timeout_millis is at least 1,
- * without any clock check).
+ * CommunicationCompletionPolicy::new with a whole-millisecond duration):
+ * valid if and only if timeout_millis is at least 1, without any clock
+ * check.
  *
  * @param timeout_millis the deadline in milliseconds.
  * @param cancellation   an EREDU_CANCELLATION_* value.
  * @param error          optional error slot.
- * @return EREDU_OK; EREDU_E_INVALID_ARGUMENT (unknown cancellation);
- *         EREDU_E_INVALID_COMPLETION_POLICY (timeout_millis is 0:
+ * @return EREDU_OK; EREDU_E_INVALID_ARGUMENT (unknown cancellation, checked
+ *         first); EREDU_E_INVALID_COMPLETION_POLICY (timeout_millis is 0:
  *         "communication completion policy must have a positive millisecond
  *         deadline").
  * Thread-safe. Seed CommunicationCompletionPolicy::new.
@@ -236,15 +313,18 @@ EREDU_API eredu_status eredu_completion_policy_validate(uint64_t timeout_millis,
  * The default has no cache override, no parallel execution, no completion
  * policy, fully resident weights, Device state, no required session
  * capabilities, no prompt-cache persistence and ARCHITECTURE_DEFAULT
- * drafting. The quantization is copied unchecked and lowered on validation.
+ * drafting. The quantization is copied unchecked (fields past its
+ * struct_size take the defaults of EREDU_QUANTIZATION_REQUEST_INIT) and
+ * lowered on validation.
  *
- * @param quantization optional quantization request (NULL for none).
+ * @param quantization optional quantization request (NULL for none); read
+ *                     only during the call.
  * @param out          receives the new request (owned; free it with
  *                     eredu_load_request_free), NULL on failure.
  * @param error        optional error slot.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (out);
- *         EREDU_E_INVALID_ARGUMENT (quantization->struct_size);
- *         EREDU_E_OUT_OF_MEMORY.
+ *         EREDU_E_INVALID_ARGUMENT (quantization->struct_size,
+ *         docs/abi.md); EREDU_E_OUT_OF_MEMORY.
  * Thread-safe. Seed NormalizedLoadRequest::default, ::with_quantization.
  */
 EREDU_API eredu_status eredu_load_request_new(const eredu_quantization_request *quantization,
@@ -260,18 +340,22 @@ EREDU_API void eredu_load_request_free(eredu_load_request *request);
  * ParallelLoadRequest::new, then NormalizedLoadRequest::
  * with_parallel_execution), replacing any earlier one.
  *
- * Order of checks: argument checks (request, parallel, struct_size,
- * activation dtype, cancellation); the topology (ParallelTopology::new:
- * zero axis, then world-size overflow; then the rank); the completion
- * deadline; a replicated topology (world size 1); the invocation limits;
- * then a local completion policy set earlier.
+ * Order of checks: argument checks (request, parallel and its struct_size,
+ * activation dtype, cancellation, then parallel->topology: NULL and
+ * struct_size); the topology (ParallelTopology::new: zero axis, then
+ * world-size overflow; then the rank); the completion deadline; a
+ * replicated topology (world size 1); the invocation limits; then a local
+ * completion policy set earlier.
  *
  * @param request  the request, changed only on success.
- * @param parallel the parallel request; read only during the call.
+ * @param parallel the parallel request and its topology; read only during
+ *                 the call (the topology is copied). Fields past a
+ *                 struct_size take their defaults (a topology axis 1).
  * @param error    optional error slot.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, parallel);
- *   EREDU_E_INVALID_ARGUMENT (struct_size, unknown activation dtype or
- *   cancellation);
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, parallel,
+ *   parallel->topology);
+ *   EREDU_E_INVALID_ARGUMENT (the struct_size of parallel or its topology
+ *   (docs/abi.md), unknown activation dtype or cancellation);
  *   EREDU_E_ZERO_AXIS, EREDU_E_WORLD_SIZE_OVERFLOW,
  *   EREDU_E_RANK_OUT_OF_RANGE (the topology);
  *   EREDU_E_INVALID_COMPLETION_POLICY (completion_timeout_millis is 0);
@@ -314,7 +398,7 @@ EREDU_API eredu_status eredu_load_request_set_communication_completion_policy(
  *
  * @param plan the plan; read only during the call.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, plan);
- *   EREDU_E_INVALID_ARGUMENT (plan->struct_size);
+ *   EREDU_E_INVALID_ARGUMENT (plan->struct_size, docs/abi.md);
  *   EREDU_E_UNSUPPORTED_DRAFTING_PLAN (an unknown plan->kind:
  *   "unsupported speculative drafting plan");
  *   EREDU_E_ZERO_EMBEDDED_DRAFT_CAPACITY (EMBEDDED with 0 tokens:
@@ -406,27 +490,37 @@ EREDU_API eredu_status eredu_load_request_set_prompt_cache_persistence(eredu_loa
                                                                        eredu_error **error);
 
 /**
- * The reader-cache bound: the explicit override, else the weight
- * residency's (4 when fully resident).
+ * The request's plain fields (eredu_load_request_info), written into the
+ * caller's struct up to its struct_size.
  *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, out).
- * Seed NormalizedLoadRequest::max_cached_shards.
+ * @param out an output struct with struct_size set; its covered fields are
+ *            zeroed on failure.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, out);
+ *         EREDU_E_INVALID_ARGUMENT (out->struct_size);
+ *         EREDU_E_COMPLETION (the realtime default could not be built;
+ *         unreachable).
+ * Thread-safe with other read-only calls. Seed NormalizedLoadRequest::
+ * max_cached_shards, required_session_capabilities, state_residency,
+ * prompt_cache_persistence, realtime_completion_policy, drafting.
  */
-EREDU_API eredu_status eredu_load_request_max_cached_shards(const eredu_load_request *request,
-                                                            uint64_t *out, eredu_error **error);
+EREDU_API eredu_status eredu_load_request_get_info(const eredu_load_request *request,
+                                                   eredu_load_request_info *out,
+                                                   eredu_error **error);
 
 /**
  * The requested load-time quantization, as given: it is checked only when
  * validation lowers it, so an unknown kind is returned unchanged.
  *
- * @param out     caller struct with struct_size set by
- *                eredu_quantization_request_init; when present it receives
- *                the kind and, for AFFINE, group_size and bits (0 for the
- *                other kinds); zeroed (except struct_size) otherwise.
- * @param present receives true when the request quantizes on load.
+ * @param out     an eredu_quantization_request with struct_size set; when
+ *                present it receives the kind and, for AFFINE, group_size
+ *                and bits (0 for the other kinds); its covered fields are
+ *                zeroed otherwise and on failure.
+ * @param present receives true when the request quantizes on load (false
+ *                on failure).
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, out, present);
  *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
- * Seed NormalizedLoadRequest::quantization.
+ * Thread-safe with other read-only calls. Seed
+ * NormalizedLoadRequest::quantization.
  */
 EREDU_API eredu_status eredu_load_request_quantization(const eredu_load_request *request,
                                                        eredu_quantization_request *out,
@@ -435,14 +529,19 @@ EREDU_API eredu_status eredu_load_request_quantization(const eredu_load_request 
 /**
  * The attached parallel request.
  *
- * @param out     caller struct with struct_size set by
- *                eredu_parallel_load_desc_init; filled when present, zeroed
- *                (except struct_size) otherwise.
- * @param present receives true when parallel execution is attached.
+ * @param out     an eredu_parallel_load_desc with struct_size set; filled up
+ *                to it when present: its `topology` points to a full-size
+ *                eredu_topology borrowed from the request (valid until the
+ *                next call that changes the request, or until
+ *                eredu_load_request_free). Its covered fields are zeroed
+ *                otherwise and on failure.
+ * @param present receives true when parallel execution is attached (false
+ *                on failure).
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, out, present);
  *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
- * Seed NormalizedLoadRequest::parallel_execution, parallel_topology,
- * pipeline_wire_contract, partitioned_invocation_limits.
+ * Thread-safe with other read-only calls. Seed NormalizedLoadRequest::
+ * parallel_execution, parallel_topology, pipeline_wire_contract,
+ * partitioned_invocation_limits.
  */
 EREDU_API eredu_status eredu_load_request_parallel_execution(const eredu_load_request *request,
                                                              eredu_parallel_load_desc *out,
@@ -452,43 +551,23 @@ EREDU_API eredu_status eredu_load_request_parallel_execution(const eredu_load_re
  * The communication completion policy of model preparation: the parallel
  * request's, or none (present false) without parallel execution.
  *
+ * @param timeout_millis receives the deadline in milliseconds (0 when none
+ *                       or on failure).
+ * @param cancellation   receives an EREDU_CANCELLATION_* value (0 when none
+ *                       or on failure).
+ * @param present        receives whether there is a policy.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request or an out-parameter);
  *   EREDU_E_ORPHANED_MODEL_COMPLETION (a local policy without parallel
  *   execution: "a communication completion policy requires a parallel
  *   topology");
  *   EREDU_E_CONFLICTING_COMPLETION_POLICY (both; unreachable through this
  *   API).
- * Seed NormalizedLoadRequest::communication_completion_policy.
+ * Thread-safe with other read-only calls. Seed NormalizedLoadRequest::
+ * communication_completion_policy.
  */
 EREDU_API eredu_status eredu_load_request_communication_completion_policy(
     const eredu_load_request *request, uint64_t *timeout_millis,
     eredu_cancellation_mode *cancellation, bool *present, eredu_error **error);
-
-/**
- * The completion policy of realtime work: the parallel request's, else the
- * local one, else 30000 ms EREDU_CANCELLATION_QUARANTINE_UNTIL_COMPLETE.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request or an out-parameter);
- *         EREDU_E_COMPLETION (the default could not be built; unreachable).
- * Seed NormalizedLoadRequest::realtime_completion_policy.
- */
-EREDU_API eredu_status eredu_load_request_realtime_completion_policy(
-    const eredu_load_request *request, uint64_t *timeout_millis,
-    eredu_cancellation_mode *cancellation, eredu_error **error);
-
-/**
- * The drafting intent.
- *
- * @param kind             receives an EREDU_DRAFTING_* value.
- * @param max_draft_tokens receives the embedded capacity, 0 for the other
- *                         kinds.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request or an out-parameter).
- * Seed NormalizedLoadRequest::drafting, DraftingLoadRequest::
- * embedded_capacity.
- */
-EREDU_API eredu_status eredu_load_request_drafting(const eredu_load_request *request,
-                                                   eredu_drafting_kind *kind,
-                                                   uint64_t *max_draft_tokens, eredu_error **error);
 
 /**
  * The immutable-weight residency, summarized for `unit_count` ordinary
@@ -497,12 +576,12 @@ EREDU_API eredu_status eredu_load_request_drafting(const eredu_load_request *req
  * default when none was set).
  *
  * @param unit_count ordinary execution units, for out->device_depth.
- * @param out        caller struct with struct_size set by
- *                   eredu_residency_summary_init; filled on success, zeroed
- *                   (except struct_size) on failure.
+ * @param out        an output struct with struct_size set; filled up to it
+ *                   on success, its covered fields zeroed on failure.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, out);
  *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
- * Seed NormalizedLoadRequest::weight_residency.
+ * Thread-safe with other read-only calls. Seed
+ * NormalizedLoadRequest::weight_residency.
  */
 EREDU_API eredu_status eredu_load_request_weight_residency(const eredu_load_request *request,
                                                            uint64_t unit_count,
@@ -510,47 +589,20 @@ EREDU_API eredu_status eredu_load_request_weight_residency(const eredu_load_requ
                                                            eredu_error **error);
 
 /**
- * The capabilities required from the realized session: bits within
- * EREDU_SESSION_CAPABILITIES_MASK (0 unless set).
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, out).
- * Seed NormalizedLoadRequest::required_session_capabilities.
- */
-EREDU_API eredu_status eredu_load_request_required_session_capabilities(
-    const eredu_load_request *request, uint32_t *out, eredu_error **error);
-
-/**
- * The mutable-state residency (an EREDU_CACHE_RESIDENCY_* value).
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, out).
- * Seed NormalizedLoadRequest::state_residency.
- */
-EREDU_API eredu_status eredu_load_request_state_residency(const eredu_load_request *request,
-                                                          eredu_cache_residency *out,
-                                                          eredu_error **error);
-
-/**
- * Whether persisted prompt-prefix import/export is required.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, out).
- * Seed NormalizedLoadRequest::prompt_cache_persistence.
- */
-EREDU_API eredu_status eredu_load_request_prompt_cache_persistence(
-    const eredu_load_request *request, bool *out, eredu_error **error);
-
-/**
  * Validates the complete model-preparation request and returns its
  * portable preparation policy: the quantization as requested, the
  * residency (ADDRESSABLE_PARAMETER_BANKS with an independent bank cache,
- * else the ordinary layers'), the parallel topology's sizes when attached
- * and the required session capabilities.
+ * else the ordinary layers'), the parallel topology when attached and the
+ * required session capabilities.
  *
- * Order of checks (semantics 5): arguments; a reader-cache bound of 0;
- * the quantization lowering; the completion policies.
+ * Order of checks (docs/residency.md, "Load requests"): arguments; a
+ * reader-cache bound of 0; the quantization lowering; the completion
+ * policies.
  *
- * @param out caller struct with struct_size set by
- *            eredu_preparation_policy_init; filled on success, zeroed
- *            (except struct_size) on failure.
+ * @param out an output struct with struct_size set; filled up to it on
+ *            success (its `topology` borrowed from the request, as
+ *            eredu_preparation_policy says), its covered fields zeroed on
+ *            failure.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, out);
  *   EREDU_E_INVALID_ARGUMENT (out->struct_size);
  *   EREDU_E_ZERO_CACHED_SHARDS (no override and the weight residency's

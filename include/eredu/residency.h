@@ -1,9 +1,14 @@
 /*
- * eredu/residency.h: the offload core (semantics section 3: memory tiers,
- * unit policies, OffloadConfig, the validated OffloadPlan), checkpoint weight
- * bindings and StaticUnitBindings, seed 003's DenseTransferSchedule cursor,
- * the ParameterBankKey residency unit id and the ExpertPass ->
- * ParameterBankAccess projection.
+ * eredu/residency.h: the offload core (memory tiers, unit policies,
+ * OffloadConfig, the validated OffloadPlan; docs/residency.md, "Offload
+ * plans"), checkpoint weight bindings and StaticUnitBindings
+ * (docs/residency.md, "Weight bindings"), the DenseTransferSchedule cursor
+ * (docs/residency.md, "Dense transfer schedule"), the ParameterBankKey
+ * residency unit id and the ExpertPass -> ParameterBankAccess projection.
+ *
+ * Units: bytes are bytes; prefetch depths, capacities and unit indices count
+ * execution units (or transfers); selection axes, offsets and shapes are in
+ * elements.
  *
  * The weight-residency policies themselves (WeightResidency and its options)
  * and eredu_residency_validate are declared in eredu/residency_policy.h.
@@ -11,13 +16,16 @@
  * Thread-safety: offload plans and static unit bindings are immutable once
  * built; any number of threads may read one at once. A dense transfer
  * schedule is a single-threaded cursor: calls on one schedule must not
- * overlap, but it may move between threads. Descriptor structs are plain
- * caller memory.
+ * overlap, but it may move between threads. Descriptor structs are sized
+ * caller memory (docs/abi.md), only read during a call.
  */
 #ifndef EREDU_RESIDENCY_H
 #define EREDU_RESIDENCY_H
 
 #include <eredu/types.h>
+
+/** Budgets, prefetch depth, planned bytes and unit count of an offload plan
+ * (eredu_offload_plan_get_info). */
 
 /* ---- eredu_memory_tier: seed MemoryTier (ordered Device < Host < Disk) - */
 
@@ -66,62 +74,119 @@
 /** A latency-sensitive incremental access. */
 #define EREDU_PARAMETER_BANK_ACCESS_INCREMENTAL 1
 
-/** Current plus next unit retained by dense streamed execution (seed 003
- * DENSE_TRANSFER_WINDOW). */
+/** Current plus next unit retained by dense streamed execution (seed
+ * DENSE_TRANSFER_WINDOW; docs/residency.md, "Weight-residency policies"). */
 #define EREDU_DENSE_TRANSFER_WINDOW 2
-/** Default bound of cached checkpoint shards/readers (semantics 4.1). */
+/** Default bound of cached checkpoint shards/readers (docs/residency.md,
+ * "Weight-residency policies"). */
 #define EREDU_DEFAULT_MAX_CACHED_SHARDS 4
 
 /**
- * Seed OffloadConfig. Fill with eredu_offload_config_init(): no budgets,
- * prefetch depth 1, EREDU_EVICTION_LEAST_RECENTLY_USED.
+ * Seed OffloadConfig: optional device and host budgets, a prefetch depth and
+ * an eviction policy (docs/residency.md, "Offload plans"). A sized struct
+ * (docs/abi.md): initialize with EREDU_OFFLOAD_CONFIG_INIT or
+ * eredu_offload_config_init, whose defaults are no budgets, prefetch depth
+ * 1 and EREDU_EVICTION_LEAST_RECENTLY_USED; a field past the caller's
+ * struct_size takes its default.
  */
 struct eredu_offload_config {
-  /** sizeof(eredu_offload_config), set by eredu_offload_config_init. */
+  /** The caller's sizeof(eredu_offload_config). */
   uint32_t struct_size;
-  /** 1 when the device tier has a budget, 0 for unbounded. */
-  uint8_t has_device_budget;
+  /** An EREDU_EVICTION_* value. Default LEAST_RECENTLY_USED. */
+  eredu_eviction_policy eviction_policy;
   /** Device budget in bytes; 0 forbids any unit on the device tier.
    * Ignored when has_device_budget is 0. */
   uint64_t device_budget_bytes;
-  /** 1 when the host tier has a budget, 0 for unbounded. */
-  uint8_t has_host_budget;
   /** Host budget in bytes; ignored when has_host_budget is 0. */
   uint64_t host_budget_bytes;
   /** Units the executor may prefetch ahead; 0 is
-   * EREDU_E_ZERO_PREFETCH_DEPTH. */
+   * EREDU_E_ZERO_PREFETCH_DEPTH. Default 1. */
   uint64_t prefetch_depth;
-  /** An EREDU_EVICTION_* value. */
-  eredu_eviction_policy eviction_policy;
+  /** 1 when the device tier has a budget, 0 (default) for unbounded. */
+  uint8_t has_device_budget;
+  /** 1 when the host tier has a budget, 0 (default) for unbounded. */
+  uint8_t has_host_budget;
 };
 
+/** No budgets, prefetch depth 1, least-recently-used eviction (the seed's
+ * OffloadConfig::default). */
+#define EREDU_OFFLOAD_CONFIG_INIT \
+  { (uint32_t)sizeof(eredu_offload_config), EREDU_EVICTION_LEAST_RECENTLY_USED, 0, 0, 1, 0, 0 }
+
 /**
- * Seed OffloadUnitSpec: one atomic residency unit. Fill with
- * eredu_offload_unit_desc_init() (id NULL, 0 bytes, PINNED, DEVICE).
+ * Seed OffloadUnitSpec: one atomic residency unit. A sized struct
+ * (docs/abi.md): initialize with EREDU_OFFLOAD_UNIT_DESC_INIT or
+ * eredu_offload_unit_desc_init (id NULL, 0 bytes, PINNED, DEVICE).
+ * eredu_offload_plan_unit also fills one as an output.
  */
 struct eredu_offload_unit_desc {
-  /** sizeof(eredu_offload_unit_desc), set by eredu_offload_unit_desc_init. */
+  /** The caller's sizeof(eredu_offload_unit_desc). */
   uint32_t struct_size;
-  /** Unit identifier: NUL-terminated UTF-8, non-blank (Rust trim). */
+  /** Unit identifier: NUL-terminated UTF-8, non-blank (Rust trim), stored
+   * untrimmed. */
   const char *id;
   /** Unit size in bytes, at least 1. */
   uint64_t bytes;
-  /** An EREDU_RESIDENCY_POLICY_* value. */
+  /** An EREDU_RESIDENCY_POLICY_* value. Default PINNED. */
   eredu_residency_policy policy;
-  /** An EREDU_MEMORY_TIER_* value. */
+  /** An EREDU_MEMORY_TIER_* value. Default DEVICE. */
   eredu_memory_tier tier;
 };
 
+/** No id, 0 bytes, EREDU_RESIDENCY_POLICY_PINNED, EREDU_MEMORY_TIER_DEVICE. */
+#define EREDU_OFFLOAD_UNIT_DESC_INIT                                                   \
+  {                                                                                    \
+    (uint32_t)sizeof(eredu_offload_unit_desc), NULL, 0, EREDU_RESIDENCY_POLICY_PINNED, \
+        EREDU_MEMORY_TIER_DEVICE                                                       \
+  }
+
 /**
- * TensorSelection: which elements of a checkpoint tensor a binding reads.
- * Plain data: a checkpoint store validates it against the tensor's shape,
- * eredu does not. Fill with eredu_tensor_selection_init() (FULL, zeroes);
- * the fields a kind does not use must stay 0/NULL.
+ * What an offload plan holds besides its units: its configuration (as
+ * eredu_offload_config's fields), the planned bytes of each tier and the
+ * unit count. An output struct (docs/abi.md): set struct_size
+ * (EREDU_OFFLOAD_PLAN_INFO_INIT or eredu_offload_plan_info_init) and
+ * eredu_offload_plan_get_info fills the fields it covers.
+ */
+struct eredu_offload_plan_info {
+  /** The caller's sizeof(eredu_offload_plan_info). */
+  uint32_t struct_size;
+  /** The configuration's EREDU_EVICTION_* value. */
+  eredu_eviction_policy eviction_policy;
+  /** 1 when the device tier has a budget (then device_budget_bytes is
+   * set), 0 when it is unbounded. */
+  uint8_t has_device_budget;
+  /** 1 when the host tier has a budget (then host_budget_bytes is set). */
+  uint8_t has_host_budget;
+  /** The device budget in bytes (0 when unbounded). */
+  uint64_t device_budget_bytes;
+  /** The host budget in bytes (0 when unbounded). */
+  uint64_t host_budget_bytes;
+  /** The prefetch depth in units (at least 1). */
+  uint64_t prefetch_depth;
+  /** The number of units (as eredu_offload_plan_unit_count). */
+  size_t unit_count;
+  /** Planned bytes of each tier: the sum of its units' bytes (seed
+   * OffloadPlan::planned_bytes). The disk tier has no budget. */
+  uint64_t planned_device_bytes;
+  uint64_t planned_host_bytes;
+  uint64_t planned_disk_bytes;
+};
+
+#define EREDU_OFFLOAD_PLAN_INFO_INIT \
+  { (uint32_t)sizeof(eredu_offload_plan_info), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+
+/**
+ * TensorSelection: which elements of a checkpoint tensor a binding reads
+ * (docs/residency.md, "Weight bindings"). Plain data: a checkpoint store
+ * validates it against the tensor's shape, eredu does not. A sized struct
+ * (docs/abi.md): initialize with EREDU_TENSOR_SELECTION_INIT or
+ * eredu_tensor_selection_init (FULL, zeroes); the fields a kind does not
+ * use must stay 0/NULL.
  */
 struct eredu_tensor_selection {
-  /** sizeof(eredu_tensor_selection), set by eredu_tensor_selection_init. */
+  /** The caller's sizeof(eredu_tensor_selection). */
   uint32_t struct_size;
-  /** An EREDU_SELECTION_* value. */
+  /** An EREDU_SELECTION_* value. Default FULL. */
   eredu_selection_kind kind;
   /** RANGE and INDICES: the selected axis (0-based). */
   uint64_t axis;
@@ -143,18 +208,25 @@ struct eredu_tensor_selection {
   size_t ndim;
 };
 
+/** EREDU_SELECTION_FULL, every other field 0 / NULL. */
+#define EREDU_TENSOR_SELECTION_INIT \
+  { (uint32_t)sizeof(eredu_tensor_selection), EREDU_SELECTION_FULL, 0, 0, 0, NULL, 0, 0, NULL, 0 }
+
 /**
  * WeightBinding (direct binding): a named weight read from one checkpoint
- * key. Fill with eredu_weight_binding_desc_init() (all NULL/0).
+ * key. A sized struct (docs/abi.md): initialize with
+ * EREDU_WEIGHT_BINDING_DESC_INIT or eredu_weight_binding_desc_init (all
+ * NULL / 0). eredu_static_unit_bindings_binding also fills one as an
+ * output.
  */
 struct eredu_weight_binding_desc {
-  /** sizeof(eredu_weight_binding_desc), set by eredu_weight_binding_desc_init. */
+  /** The caller's sizeof(eredu_weight_binding_desc). */
   uint32_t struct_size;
   /** Binding name: NUL-terminated UTF-8, non-blank. */
   const char *name;
   /** Checkpoint tensor key: NUL-terminated UTF-8, non-blank. */
   const char *checkpoint_key;
-  /** The selection, or NULL for EREDU_SELECTION_FULL. */
+  /** The selection (a sized struct), or NULL for EREDU_SELECTION_FULL. */
   const eredu_tensor_selection *selection;
   /** Bytes the binding reads, at least 1. */
   uint64_t expected_bytes;
@@ -163,27 +235,34 @@ struct eredu_weight_binding_desc {
   const char *logical_target;
 };
 
+/** No name, key, selection (FULL) or logical target; 0 bytes. */
+#define EREDU_WEIGHT_BINDING_DESC_INIT \
+  { (uint32_t)sizeof(eredu_weight_binding_desc), NULL, NULL, NULL, 0, NULL }
+
 EREDU_BEGIN_DECLS
 
 /* ---- Offload plans ----------------------------------------------------- */
 
 /**
- * Fills `config` with the seed's OffloadConfig::default(): struct_size set,
- * no device or host budget, prefetch_depth 1, LRU eviction.
+ * Initializes the first `size` bytes of `config` (pass sizeof *config):
+ * zeroes, the defaults of EREDU_OFFLOAD_CONFIG_INIT for the fields they
+ * hold, struct_size = size.
  *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when config is NULL.
- * Thread-safe. Semantics 3.3 OffloadConfig.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (config);
+ *         EREDU_E_INVALID_ARGUMENT (size below 4 or above 4096, or ending
+ *         inside a field).
+ * Thread-safe. Seed OffloadConfig::default.
  */
-EREDU_API eredu_status eredu_offload_config_init(eredu_offload_config *config, eredu_error **error);
+EREDU_API eredu_status eredu_offload_config_init(eredu_offload_config *config, size_t size,
+                                                 eredu_error **error);
 
-/**
- * Fills `desc` with struct_size set, id NULL, bytes 0,
- * EREDU_RESIDENCY_POLICY_PINNED, EREDU_MEMORY_TIER_DEVICE.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when desc is NULL.
- * Thread-safe. Semantics 3.4 OffloadUnitSpec.
- */
-EREDU_API eredu_status eredu_offload_unit_desc_init(eredu_offload_unit_desc *desc,
+/** As eredu_offload_config_init, for eredu_offload_unit_desc (id NULL,
+ * bytes 0, PINNED, DEVICE). */
+EREDU_API eredu_status eredu_offload_unit_desc_init(eredu_offload_unit_desc *desc, size_t size,
+                                                    eredu_error **error);
+
+/** As eredu_offload_config_init, for eredu_offload_plan_info (zeroes). */
+EREDU_API eredu_status eredu_offload_plan_info_init(eredu_offload_plan_info *info, size_t size,
                                                     eredu_error **error);
 
 /**
@@ -192,16 +271,16 @@ EREDU_API eredu_status eredu_offload_unit_desc_init(eredu_offload_unit_desc *des
  * Everything is copied: descriptors and strings may be released as soon as
  * the call returns.
  *
- * Order of checks (project decision 10): argument checks in parameter order
- * (NULL pointers, struct_size, flags, enum values, UTF-8); then the config
- * (prefetch depth 0); then each unit in input order (blank id, 0 bytes,
- * PINNED on DISK); then the units are stable-sorted byte-wise by id and
- * checked for the smallest duplicated id, a per-tier byte total that
- * overflows 64 bits (totals summed in sorted order), the device budget, then
- * the host budget. The disk tier has no budget.
+ * Order of checks (docs/residency.md, "Offload plans"): argument checks in
+ * parameter order (NULL pointers, struct_size, flags, enum values, UTF-8);
+ * then the config (prefetch depth 0); then each unit in input order (blank
+ * id, 0 bytes, PINNED on DISK); then the units are stable-sorted byte-wise
+ * by id and checked for the smallest duplicated id, a per-tier byte total
+ * that overflows 64 bits (totals summed in sorted order), the device
+ * budget, then the host budget. The disk tier has no budget.
  *
- * @param config     the budgets, or NULL for eredu_offload_config_init's
- *                   defaults.
+ * @param config     the budgets, or NULL for the defaults of
+ *                   EREDU_OFFLOAD_CONFIG_INIT.
  * @param units      `unit_count` pointers to descriptors, in any order; may
  *                   be NULL when unit_count is 0 (an empty plan is valid).
  * @param unit_count number of units; more than PTRDIFF_MAX bytes of pointers
@@ -212,9 +291,9 @@ EREDU_API eredu_status eredu_offload_unit_desc_init(eredu_offload_unit_desc *des
  * @return EREDU_OK;
  *   EREDU_E_NULL_ARGUMENT (out, NULL units with a nonzero unit_count, a
  *   NULL element, a NULL id);
- *   EREDU_E_INVALID_ARGUMENT (wrong struct_size, a has_* flag other than
- *   0/1, unknown eviction policy, residency policy or tier, invalid UTF-8,
- *   unit_count too large for any array);
+ *   EREDU_E_INVALID_ARGUMENT (a struct_size (docs/abi.md), a has_* flag
+ *   other than 0/1, unknown eviction policy, residency policy or tier,
+ *   invalid UTF-8, unit_count too large for any array);
  *   EREDU_E_ZERO_PREFETCH_DEPTH ("offload prefetch depth must be nonzero");
  *   EREDU_E_EMPTY_UNIT_ID ("offload unit identifiers must not be empty");
  *   EREDU_E_ZERO_SIZED_UNIT ("offload unit ID must contain at least one
@@ -229,8 +308,8 @@ EREDU_API eredu_status eredu_offload_unit_desc_init(eredu_offload_unit_desc *des
  *   its 9-byte budget");
  *   EREDU_E_OUT_OF_MEMORY (also, before allocating, a unit_count whose copy
  *   would need more than 1 TiB).
- * Thread-safe. Semantics 3.3-3.6 OffloadConfig, OffloadUnitSpec,
- * OffloadPlan, OffloadError.
+ * Thread-safe. Seed OffloadConfig, OffloadUnitSpec, OffloadPlan,
+ * OffloadError.
  */
 EREDU_API eredu_status eredu_offload_plan_new(const eredu_offload_config *config,
                                               const eredu_offload_unit_desc *const *units,
@@ -249,41 +328,42 @@ EREDU_API void eredu_offload_plan_free(eredu_offload_plan *plan);
  *
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan); EREDU_E_OUT_OF_MEMORY
  *         (the copy).
- * Thread-safe. Semantics 3.5 OffloadPlan::validate.
+ * Thread-safe. Seed OffloadPlan::validate.
  */
 EREDU_API eredu_status eredu_offload_plan_validate(const eredu_offload_plan *plan,
                                                    eredu_error **error);
 
 /**
- * The plan's configuration.
+ * The plan's configuration (budgets, prefetch depth, eviction), its planned
+ * bytes per tier and its unit count, written into the caller's struct up to
+ * its struct_size.
  *
- * @param config caller struct initialized with eredu_offload_config_init;
- *               receives the budgets (has_* 0 when unbounded), the prefetch
- *               depth and the eviction policy.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan, config);
- *         EREDU_E_INVALID_ARGUMENT (wrong config->struct_size).
- * Thread-safe. Seed OffloadPlan::config.
+ * @param out  an output struct with struct_size set; its covered fields are
+ *             zeroed on failure.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan, out);
+ *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
+ * Thread-safe. Seed OffloadPlan::config, OffloadPlan::planned_bytes,
+ * TierByteTotals.
  */
-EREDU_API eredu_status eredu_offload_plan_config(const eredu_offload_plan *plan,
-                                                 eredu_offload_config *config, eredu_error **error);
+EREDU_API eredu_status eredu_offload_plan_get_info(const eredu_offload_plan *plan,
+                                                   eredu_offload_plan_info *out,
+                                                   eredu_error **error);
 
 /**
- * The number of units.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan, out).
- * Thread-safe. Seed OffloadPlan::units.
+ * The number of units. Cannot fail; 0 for a NULL plan. Thread-safe. Seed
+ * OffloadPlan::units.
  */
-EREDU_API eredu_status eredu_offload_plan_unit_count(const eredu_offload_plan *plan, size_t *out,
-                                                     eredu_error **error);
+EREDU_API size_t eredu_offload_plan_unit_count(const eredu_offload_plan *plan);
 
 /**
  * Unit `index` (0-based) in the plan's order: sorted byte-wise by id.
  *
- * @param unit caller struct initialized with eredu_offload_unit_desc_init;
- *             receives the unit, its `id` a borrowed NUL-terminated string
- *             valid until eredu_offload_plan_free(plan).
+ * @param unit an eredu_offload_unit_desc with struct_size set, written up to
+ *             it; its `id` is a borrowed NUL-terminated string valid until
+ *             eredu_offload_plan_free(plan). Its covered fields are zeroed
+ *             on failure.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan, unit);
- *         EREDU_E_INVALID_ARGUMENT (wrong unit->struct_size, index >= unit
+ *         EREDU_E_INVALID_ARGUMENT (unit->struct_size, index >= the unit
  *         count).
  * Thread-safe. Seed OffloadPlan::units.
  */
@@ -303,38 +383,23 @@ EREDU_API eredu_status eredu_offload_plan_unit(const eredu_offload_plan *plan, s
 EREDU_API eredu_status eredu_offload_plan_find_unit(const eredu_offload_plan *plan, const char *id,
                                                     size_t *out, eredu_error **error);
 
-/**
- * The planned bytes of one tier (the sum of its units' bytes).
- *
- * @param tier an EREDU_MEMORY_TIER_* value.
- * @param out  receives the bytes.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan, out);
- *         EREDU_E_INVALID_ARGUMENT (unknown tier).
- * Thread-safe. Seed OffloadPlan::planned_bytes, TierByteTotals::get.
- */
-EREDU_API eredu_status eredu_offload_plan_planned_bytes(const eredu_offload_plan *plan,
-                                                        eredu_memory_tier tier, uint64_t *out,
-                                                        eredu_error **error);
-
 /* ---- Weight bindings --------------------------------------------------- */
 
 /**
- * Fills `selection` with struct_size set, EREDU_SELECTION_FULL and every
- * other field 0/NULL.
+ * Initializes the first `size` bytes of `selection` (pass sizeof
+ * *selection): zeroes (EREDU_SELECTION_FULL), struct_size = size.
  *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when selection is NULL.
- * Thread-safe. Semantics 4.3 TensorSelection.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (selection);
+ *         EREDU_E_INVALID_ARGUMENT (size below 4 or above 4096, or ending
+ *         inside a field).
+ * Thread-safe. Seed TensorSelection.
  */
-EREDU_API eredu_status eredu_tensor_selection_init(eredu_tensor_selection *selection,
+EREDU_API eredu_status eredu_tensor_selection_init(eredu_tensor_selection *selection, size_t size,
                                                    eredu_error **error);
 
-/**
- * Fills `desc` with struct_size set and every other field NULL/0.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when desc is NULL.
- * Thread-safe. Semantics 4.2 WeightBinding.
- */
-EREDU_API eredu_status eredu_weight_binding_desc_init(eredu_weight_binding_desc *desc,
+/** As eredu_tensor_selection_init, for eredu_weight_binding_desc (every
+ * field NULL / 0). Seed WeightBinding. */
+EREDU_API eredu_status eredu_weight_binding_desc_init(eredu_weight_binding_desc *desc, size_t size,
                                                       eredu_error **error);
 
 /**
@@ -347,14 +412,14 @@ EREDU_API eredu_status eredu_weight_binding_desc_init(eredu_weight_binding_desc 
  * UTF-8, array counts); then, in the seed's order: a blank name, a blank
  * checkpoint key, 0 expected bytes, a blank logical target.
  *
- * @param desc  the binding.
+ * @param desc  the binding; read only during the call.
  * @param error optional error slot.
  * @return EREDU_OK;
  *   EREDU_E_NULL_ARGUMENT (desc, name, checkpoint_key, NULL indices or
  *   shape with a nonzero count);
- *   EREDU_E_INVALID_ARGUMENT (wrong struct_size, unknown selection kind, a
- *   field the kind does not use set, invalid UTF-8, a count too large for
- *   any array);
+ *   EREDU_E_INVALID_ARGUMENT (the struct_size of desc or its selection
+ *   (docs/abi.md), unknown selection kind, a field the kind does not use
+ *   set, invalid UTF-8, a count too large for any array);
  *   EREDU_E_INVALID_BINDING_NAME ("weight binding names must not be empty",
  *   also for a blank logical target);
  *   EREDU_E_INVALID_CHECKPOINT_KEY ("weight binding "NAME" has an empty
@@ -362,15 +427,14 @@ EREDU_API eredu_status eredu_weight_binding_desc_init(eredu_weight_binding_desc 
  *   EREDU_E_ZERO_SIZED_BINDING ("weight binding "NAME" must contain at
  *   least one byte");
  *   EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Semantics 4.2-4.3 WeightBinding, TensorSelection.
+ * Thread-safe. Seed WeightBinding, TensorSelection.
  */
 EREDU_API eredu_status eredu_weight_binding_validate(const eredu_weight_binding_desc *desc,
                                                      eredu_error **error);
 
 /**
- * Builds a pinned static unit and its bindings (seed 003
- * StaticUnitBindings::new over WeightBinding::new per binding), atomically;
- * everything is copied.
+ * Builds a pinned static unit and its bindings (seed StaticUnitBindings::new
+ * over WeightBinding::new per binding), atomically; everything is copied.
  *
  * Argument checks first (id, the array, then each binding as in
  * eredu_weight_binding_validate, in order); then each binding's seed rules
@@ -386,10 +450,11 @@ EREDU_API eredu_status eredu_weight_binding_validate(const eredu_weight_binding_
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT; EREDU_E_INVALID_ARGUMENT;
  *   EREDU_E_INVALID_BINDING_NAME; EREDU_E_INVALID_CHECKPOINT_KEY;
  *   EREDU_E_ZERO_SIZED_BINDING (all as eredu_weight_binding_validate; the
- *   seed texts name the binding);
+ *   seed texts name the binding; NULL out is EREDU_E_NULL_ARGUMENT, a
+ *   binding_count too large for any array EREDU_E_INVALID_ARGUMENT);
  *   EREDU_E_EMPTY_UNIT_ID ("offload unit identifiers must not be empty");
  *   EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed 003 StaticUnitBindings.
+ * Thread-safe. Seed StaticUnitBindings.
  */
 EREDU_API eredu_status eredu_static_unit_bindings_new(
     const char *id, const eredu_weight_binding_desc *const *bindings, size_t binding_count,
@@ -405,8 +470,9 @@ EREDU_API void eredu_static_unit_bindings_free(eredu_static_unit_bindings *unit)
  * The unit id, as given (untrimmed).
  *
  * @param out    receives a borrowed NUL-terminated UTF-8 string valid until
- *               eredu_static_unit_bindings_free(unit).
- * @param length optional (may be NULL): its length in bytes.
+ *               eredu_static_unit_bindings_free(unit); NULL on failure.
+ * @param length optional (may be NULL): its length in bytes without the
+ *               terminator; 0 on failure.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (unit, out).
  * Thread-safe. Seed StaticUnitBindings::id.
  */
@@ -415,26 +481,25 @@ EREDU_API eredu_status eredu_static_unit_bindings_id(const eredu_static_unit_bin
                                                      eredu_error **error);
 
 /**
- * The number of bindings.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (unit, out).
- * Thread-safe. Seed StaticUnitBindings::bindings.
+ * The number of bindings. Cannot fail; 0 for a NULL handle. Thread-safe.
+ * Seed StaticUnitBindings::bindings.
  */
-EREDU_API eredu_status eredu_static_unit_bindings_count(const eredu_static_unit_bindings *unit,
-                                                        size_t *out, eredu_error **error);
+EREDU_API size_t eredu_static_unit_bindings_count(const eredu_static_unit_bindings *unit);
 
 /**
- * Binding `index` (0-based, in the given order).
+ * Binding `index` (0-based, in the given order), written into the caller's
+ * descriptor up to its struct_size.
  *
- * @param binding caller struct initialized with
- *                eredu_weight_binding_desc_init; receives borrowed views
- *                valid until eredu_static_unit_bindings_free(unit): name,
+ * @param binding an eredu_weight_binding_desc with struct_size set;
+ *                receives borrowed views valid until
+ *                eredu_static_unit_bindings_free(unit): name,
  *                checkpoint_key, logical_target (NULL when none) and
- *                `selection`, which points to a selection owned by the
- *                handle (never NULL; its arrays NULL when empty).
+ *                `selection`, which points to a full-size
+ *                eredu_tensor_selection owned by the handle (never NULL; its
+ *                arrays NULL when empty). Its covered fields are zeroed on
+ *                failure. The descriptor is itself a valid binding.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (unit, binding);
- *         EREDU_E_INVALID_ARGUMENT (wrong binding->struct_size, index >=
- *         count).
+ *         EREDU_E_INVALID_ARGUMENT (binding->struct_size, index >= count).
  * Thread-safe. Seed StaticUnitBindings::bindings, WeightBinding accessors.
  */
 EREDU_API eredu_status eredu_static_unit_bindings_binding(const eredu_static_unit_bindings *unit,
@@ -445,10 +510,10 @@ EREDU_API eredu_status eredu_static_unit_bindings_binding(const eredu_static_uni
 /* ---- Dense transfer schedule ------------------------------------------ */
 
 /**
- * A cursor over pending unit indices (seed 003 DenseTransferSchedule::new):
- * transfers are admitted strictly in pending order into a ready window of
- * at most `capacity`, each with a caller token (e.g. a transfer handle),
- * and popped oldest first.
+ * A cursor over pending unit indices (seed DenseTransferSchedule::new;
+ * docs/residency.md, "Dense transfer schedule"): transfers are admitted
+ * strictly in pending order into a ready window of at most `capacity`, each
+ * with a caller token (e.g. a transfer handle), and popped oldest first.
  *
  * @param pending       `pending_count` unit indices, strictly increasing;
  *                      copied. May be NULL when pending_count is 0.
@@ -463,7 +528,7 @@ EREDU_API eredu_status eredu_static_unit_bindings_binding(const eredu_static_uni
  *   unit 3 does not follow 5", at the first index not above its
  *   predecessor); EREDU_E_OUT_OF_MEMORY. Memory is O(runs of consecutive
  *   indices).
- * Thread-safe. Seed 003 DenseTransferSchedule, DenseTransferScheduleError.
+ * Thread-safe. Seed DenseTransferSchedule, DenseTransferScheduleError.
  */
 EREDU_API eredu_status eredu_dense_transfer_schedule_new(const uint64_t *pending,
                                                          size_t pending_count, size_t capacity,
@@ -477,14 +542,14 @@ EREDU_API eredu_status eredu_dense_transfer_schedule_new(const uint64_t *pending
  *
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (out); EREDU_E_ZERO_CAPACITY;
  *         EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed 003 DenseTransferSchedule::new.
+ * Thread-safe. Seed DenseTransferSchedule::new.
  */
 EREDU_API eredu_status eredu_dense_transfer_schedule_new_range(uint64_t start, uint64_t end,
                                                                size_t capacity,
                                                                eredu_dense_transfer_schedule **out,
                                                                eredu_error **error);
 
-/** Releases a schedule. NULL is a no-op. */
+/** Releases a schedule. NULL is a no-op. Needs exclusive access. */
 EREDU_API void eredu_dense_transfer_schedule_free(eredu_dense_transfer_schedule *schedule);
 
 /**
@@ -538,40 +603,38 @@ EREDU_API eredu_status eredu_dense_transfer_schedule_desired_indices(
     size_t capacity, size_t *count, eredu_error **error);
 
 /**
- * Whether another transfer may be admitted (the ready window has room and
- * a unit is pending).
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (schedule, out).
- * Seed DenseTransferSchedule::can_admit.
+ * Whether another transfer may be admitted: the ready window has room and
+ * a unit is pending. Cannot fail; false for a NULL schedule.
+ * Not thread-safe with mutating calls. Seed DenseTransferSchedule::can_admit.
  */
-EREDU_API eredu_status eredu_dense_transfer_schedule_can_admit(
-    const eredu_dense_transfer_schedule *schedule, bool *out, eredu_error **error);
+EREDU_API bool eredu_dense_transfer_schedule_can_admit(
+    const eredu_dense_transfer_schedule *schedule);
 
 /**
- * Whether at least one admitted transfer is ready.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (schedule, out).
- * Seed DenseTransferSchedule::has_ready.
+ * Whether at least one admitted transfer is ready. Cannot fail; false for a
+ * NULL schedule.
+ * Not thread-safe with mutating calls. Seed DenseTransferSchedule::has_ready.
  */
-EREDU_API eredu_status eredu_dense_transfer_schedule_has_ready(
-    const eredu_dense_transfer_schedule *schedule, bool *out, eredu_error **error);
+EREDU_API bool eredu_dense_transfer_schedule_has_ready(
+    const eredu_dense_transfer_schedule *schedule);
 
 /**
- * Whether no ready or pending unit remains.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (schedule, out).
- * Seed DenseTransferSchedule::is_exhausted.
+ * Whether no ready or pending unit remains. Cannot fail; false for a NULL
+ * schedule.
+ * Not thread-safe with mutating calls. Seed
+ * DenseTransferSchedule::is_exhausted.
  */
-EREDU_API eredu_status eredu_dense_transfer_schedule_is_exhausted(
-    const eredu_dense_transfer_schedule *schedule, bool *out, eredu_error **error);
+EREDU_API bool eredu_dense_transfer_schedule_is_exhausted(
+    const eredu_dense_transfer_schedule *schedule);
 
 /**
  * The next unit that must be submitted.
  *
- * @param index   receives it (0 when none).
- * @param present receives false when nothing is pending.
+ * @param index   receives it (0 when none or on failure).
+ * @param present receives false when nothing is pending (or on failure).
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (schedule, index, present).
- * Seed DenseTransferSchedule::next_pending.
+ * Not thread-safe with mutating calls. Seed
+ * DenseTransferSchedule::next_pending.
  */
 EREDU_API eredu_status
 eredu_dense_transfer_schedule_next_pending(const eredu_dense_transfer_schedule *schedule,
@@ -580,9 +643,10 @@ eredu_dense_transfer_schedule_next_pending(const eredu_dense_transfer_schedule *
 /* ---- Parameter banks --------------------------------------------------- */
 
 /**
- * Writes the residency unit id of a parameter-bank member (seed 003
- * ParameterBankKey::unit_id): "bank.unit.UUUUU.member.MMMMM", each number
- * zero-padded to 5 digits (wider numbers in full), e.g. (3, 7) ->
+ * Writes the residency unit id of a parameter-bank member (seed
+ * ParameterBankKey::unit_id; docs/residency.md, "Weight-residency
+ * policies"): "bank.unit.UUUUU.member.MMMMM", each number zero-padded to 5
+ * digits (wider numbers in full), e.g. (3, 7) ->
  * "bank.unit.00003.member.00007", followed by a NUL terminator. Call with
  * buffer NULL and capacity 0 to learn the size.
  *
@@ -597,14 +661,14 @@ eredu_dense_transfer_schedule_next_pending(const eredu_dense_transfer_schedule *
  *         nonzero capacity); EREDU_E_BUFFER_TOO_SMALL (capacity <
  *         *required); EREDU_E_OUT_OF_MEMORY (the id is formatted in
  *         library memory first).
- * Thread-safe. Seed 003 ParameterBankKey::unit_id.
+ * Thread-safe. Seed ParameterBankKey::unit_id.
  */
 EREDU_API eredu_status eredu_parameter_bank_key_unit_id(uint64_t unit, uint64_t member,
                                                         char *buffer, size_t capacity,
                                                         size_t *required, eredu_error **error);
 
 /**
- * The storage access class of an execution pass (seed 003
+ * The storage access class of an execution pass (seed
  * ExpertPass::parameter_bank_access): EREDU_EXPERT_PASS_PREFILL ->
  * EREDU_PARAMETER_BANK_ACCESS_BULK, EREDU_EXPERT_PASS_DECODE ->
  * EREDU_PARAMETER_BANK_ACCESS_INCREMENTAL.
@@ -612,9 +676,9 @@ EREDU_API eredu_status eredu_parameter_bank_key_unit_id(uint64_t unit, uint64_t 
  * @param pass an EREDU_EXPERT_PASS_* value.
  * @param out  receives an EREDU_PARAMETER_BANK_ACCESS_* value; 0 on
  *             failure.
- * @return EREDU_OK; EREDU_E_INVALID_ARGUMENT (unknown pass);
+ * @return EREDU_OK; EREDU_E_INVALID_ARGUMENT (unknown pass, checked first);
  *         EREDU_E_NULL_ARGUMENT (out).
- * Thread-safe. Seed 003 ExpertPass, ParameterBankAccess.
+ * Thread-safe. Seed ExpertPass, ParameterBankAccess.
  */
 EREDU_API eredu_status eredu_expert_pass_parameter_bank_access(eredu_expert_pass pass,
                                                                eredu_parameter_bank_access *out,

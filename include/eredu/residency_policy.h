@@ -1,17 +1,22 @@
 /*
- * eredu/residency_policy.h: seed 003's immutable-weight residency policies
+ * eredu/residency_policy.h: the seed's immutable-weight residency policies
  * (WeightResidency, LayerWeightResidency, OrdinaryWeightResidency,
- * LayerwiseLoadOptions, DenseDiskStreamLoadOptions, ParameterBankLoadOptions)
- * as one plain description, and eredu_residency_validate, which checks a
- * description and reports what it derives.
+ * LayerwiseLoadOptions, DenseDiskStreamLoadOptions, ParameterBankLoadOptions;
+ * docs/residency.md, "Weight-residency policies") as one plain description,
+ * and eredu_residency_validate, which checks a description and reports what
+ * it derives.
  *
  * A description names the ordinary-unit placement (fully resident, layerwise
  * host, dense disk stream) with its options, plus an optional independent
  * parameter-bank cache (e.g. MoE experts). The same description is given to
  * eredu_load_request_set_weight_residency (eredu/request.h).
  *
+ * Units: budgets, scratch and targets are bytes; lookahead, queue capacity,
+ * prefetch depth and device depth count execution units.
+ *
  * Thread-safety: every function here is pure and thread-safe. Descriptor
- * structs are plain caller memory, only read during the call.
+ * structs are sized caller memory (docs/abi.md), only read during the call;
+ * a description points to its options, it never embeds them.
  */
 #ifndef EREDU_RESIDENCY_POLICY_H
 #define EREDU_RESIDENCY_POLICY_H
@@ -38,19 +43,21 @@
 #define EREDU_RESIDENCY_REQUEST_ADDRESSABLE_PARAMETER_BANKS 3
 
 /**
- * Seed LayerwiseLoadOptions. Fill with eredu_layerwise_options_init():
- * offload NULL (eredu_offload_config_init's defaults: unbounded, prefetch
- * depth 1, LRU), max_cached_shards EREDU_DEFAULT_MAX_CACHED_SHARDS (4), no
- * memory sampling.
+ * Seed LayerwiseLoadOptions. A sized struct (docs/abi.md): initialize with
+ * EREDU_LAYERWISE_OPTIONS_INIT or eredu_layerwise_options_init: offload NULL
+ * (the defaults of EREDU_OFFLOAD_CONFIG_INIT: unbounded, prefetch depth 1,
+ * LRU), max_cached_shards EREDU_DEFAULT_MAX_CACHED_SHARDS (4), no memory
+ * sampling.
  */
 struct eredu_layerwise_options {
-  /** sizeof(eredu_layerwise_options), set by eredu_layerwise_options_init. */
+  /** The caller's sizeof(eredu_layerwise_options). */
   uint32_t struct_size;
   /** Tier budgets (bytes) and the device window (prefetch_depth units, at
-   * least 1), or NULL for the defaults. Borrowed during the call. */
+   * least 1), or NULL for the defaults. A sized struct, borrowed during the
+   * call. */
   const eredu_offload_config *offload;
-  /** Checkpoint shards/readers kept open. 0 is accepted here and makes
-   * eredu_load_request_validate_model_preparation fail with
+  /** Checkpoint shards/readers kept open. Default 4. 0 is accepted here and
+   * makes eredu_load_request_validate_model_preparation fail with
    * EREDU_E_ZERO_CACHED_SHARDS, as in the seed. */
   uint64_t max_cached_shards;
   /** 1 to sample backend allocator memory after a forward pass, else 0. */
@@ -59,17 +66,22 @@ struct eredu_layerwise_options {
   uint8_t sample_process_memory;
 };
 
+/** Default offload config, 4 cached shards, no sampling. */
+#define EREDU_LAYERWISE_OPTIONS_INIT \
+  { (uint32_t)sizeof(eredu_layerwise_options), NULL, EREDU_DEFAULT_MAX_CACHED_SHARDS, 0, 0 }
+
 /**
- * Seed DenseDiskStreamLoadOptions. Fill with
- * eredu_dense_stream_options_init(): the seed's default, device budget
- * 4294967296 bytes (4 GiB), host budget 17179869184 bytes (16 GiB), host
- * lookahead 2, background queue capacity 2, LRU eviction, max_cached_shards
- * 4, no memory sampling.
+ * Seed DenseDiskStreamLoadOptions. A sized struct (docs/abi.md): initialize
+ * with EREDU_DENSE_STREAM_OPTIONS_INIT or eredu_dense_stream_options_init:
+ * the seed's default, LRU eviction, device budget 4294967296 bytes (4 GiB),
+ * host budget 17179869184 bytes (16 GiB), host lookahead 2, background
+ * queue capacity 2, max_cached_shards 4, no memory sampling.
  */
 struct eredu_dense_stream_options {
-  /** sizeof(eredu_dense_stream_options), set by
-   * eredu_dense_stream_options_init. */
+  /** The caller's sizeof(eredu_dense_stream_options). */
   uint32_t struct_size;
+  /** An EREDU_EVICTION_* value. Default LEAST_RECENTLY_USED. */
+  eredu_eviction_policy eviction_policy;
   /** Finite device parameter budget in bytes, pinned static weights
    * included. */
   uint64_t device_budget_bytes;
@@ -82,8 +94,6 @@ struct eredu_dense_stream_options {
   /** Pending background host materializations (units); at least 1 when the
    * host budget is nonzero. */
   uint64_t background_queue_capacity;
-  /** An EREDU_EVICTION_* value. */
-  eredu_eviction_policy eviction_policy;
   /** Checkpoint shards/readers kept open (see eredu_layerwise_options). */
   uint64_t max_cached_shards;
   /** 1 to sample backend allocator memory after a forward pass, else 0. */
@@ -92,17 +102,25 @@ struct eredu_dense_stream_options {
   uint8_t sample_process_memory;
 };
 
+/** The seed's DenseDiskStreamLoadOptions::default. */
+#define EREDU_DENSE_STREAM_OPTIONS_INIT                                                          \
+  {                                                                                              \
+    (uint32_t)sizeof(eredu_dense_stream_options), EREDU_EVICTION_LEAST_RECENTLY_USED,            \
+        UINT64_C(4294967296), UINT64_C(17179869184), 2, 2, EREDU_DEFAULT_MAX_CACHED_SHARDS, 0, 0 \
+  }
+
 /**
- * Seed ParameterBankLoadOptions. Fill with
- * eredu_parameter_bank_options_init(): members NULL (the offload defaults),
+ * Seed ParameterBankLoadOptions. A sized struct (docs/abi.md): initialize
+ * with EREDU_PARAMETER_BANK_OPTIONS_INIT or
+ * eredu_parameter_bank_options_init: members NULL (the offload defaults),
  * compact_bank_scratch_bytes UINT64_MAX, prefill target 1073741824 (1 GiB).
  */
 struct eredu_parameter_bank_options {
-  /** sizeof(eredu_parameter_bank_options), set by
-   * eredu_parameter_bank_options_init. */
+  /** The caller's sizeof(eredu_parameter_bank_options). */
   uint32_t struct_size;
   /** Independent bank-member budgets (bytes), prefetch depth (units) and
-   * eviction, or NULL for the defaults. Borrowed during the call. */
+   * eviction, or NULL for the defaults. A sized struct, borrowed during the
+   * call. */
   const eredu_offload_config *members;
   /** Hard bound in bytes of one temporary compact bank; at least 1. */
   uint64_t compact_bank_scratch_bytes;
@@ -111,24 +129,28 @@ struct eredu_parameter_bank_options {
   uint64_t prefill_compact_bank_target_bytes;
 };
 
+/** Default member offload config, unbounded scratch, a 1 GiB target. */
+#define EREDU_PARAMETER_BANK_OPTIONS_INIT \
+  { (uint32_t)sizeof(eredu_parameter_bank_options), NULL, UINT64_MAX, UINT64_C(1073741824) }
+
 /**
  * A complete weight residency (seed WeightResidency): Layers(layers) when
  * parameter_bank_cache is NULL, else IndependentParameterBanks{ordinary =
- * layers, cache}. Fill with eredu_weight_residency_desc_init() (fully
- * resident, no options, no bank cache).
+ * layers, cache}. A sized struct (docs/abi.md): initialize with
+ * EREDU_WEIGHT_RESIDENCY_DESC_INIT or eredu_weight_residency_desc_init
+ * (fully resident, no options, no bank cache).
  */
 struct eredu_weight_residency_desc {
-  /** sizeof(eredu_weight_residency_desc), set by
-   * eredu_weight_residency_desc_init. */
+  /** The caller's sizeof(eredu_weight_residency_desc). */
   uint32_t struct_size;
-  /** The ordinary-unit placement: an EREDU_EXECUTION_RESIDENCY_* value. */
+  /** The ordinary-unit placement: an EREDU_EXECUTION_RESIDENCY_* value.
+   * Default FULLY_RESIDENT. */
   eredu_execution_residency layers;
-  /** LAYERWISE_HOST: its options, or NULL for
-   * eredu_layerwise_options_init's defaults. Must be NULL for the other
-   * placements. */
+  /** LAYERWISE_HOST: its options, or NULL for the defaults of
+   * EREDU_LAYERWISE_OPTIONS_INIT. Must be NULL for the other placements. */
   const eredu_layerwise_options *layerwise;
-  /** DENSE_DISK_STREAM: its options, or NULL for
-   * eredu_dense_stream_options_init's defaults. Must be NULL for the other
+  /** DENSE_DISK_STREAM: its options, or NULL for the defaults of
+   * EREDU_DENSE_STREAM_OPTIONS_INIT. Must be NULL for the other
    * placements. */
   const eredu_dense_stream_options *dense;
   /** An independent parameter-bank cache, or NULL to keep bank members in
@@ -136,33 +158,75 @@ struct eredu_weight_residency_desc {
   const eredu_parameter_bank_options *parameter_bank_cache;
 };
 
+/** Fully resident, no options, no bank cache (seed WeightResidency::default). */
+#define EREDU_WEIGHT_RESIDENCY_DESC_INIT                                                           \
+  {                                                                                                \
+    (uint32_t)sizeof(eredu_weight_residency_desc), EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT, NULL, \
+        NULL, NULL                                                                                 \
+  }
+
 /**
  * What a valid weight residency derives, and every option it holds: the
- * summary is a complete echo of a seed WeightResidency. Fill struct_size
- * with eredu_residency_summary_init() before calling
- * eredu_residency_validate or eredu_load_request_weight_residency.
+ * summary is a complete echo of a seed WeightResidency (docs/residency.md,
+ * "Weight-residency policies"). An output struct (docs/abi.md): set
+ * struct_size (EREDU_RESIDENCY_SUMMARY_INIT or eredu_residency_summary_init)
+ * and eredu_residency_validate or eredu_load_request_weight_residency fills
+ * the fields it covers.
  */
 struct eredu_residency_summary {
-  /** sizeof(eredu_residency_summary), set by eredu_residency_summary_init. */
+  /** The caller's sizeof(eredu_residency_summary). */
   uint32_t struct_size;
   /** The ordinary layers' EREDU_EXECUTION_RESIDENCY_* value (seed
    * LayerWeightResidency::execution_residency). */
   eredu_execution_residency execution_residency;
+  /** The EREDU_RESIDENCY_REQUEST_* value a preparation asks for:
+   * ADDRESSABLE_PARAMETER_BANKS with a bank cache, else the layers'. */
+  eredu_residency_request preparation_residency;
+  /** The derived offload configuration's eviction: an EREDU_EVICTION_*
+   * value (see offload_prefetch_depth). */
+  eredu_eviction_policy offload_eviction_policy;
+  /** Bank-member eviction: an EREDU_EVICTION_* value. */
+  eredu_eviction_policy parameter_bank_eviction_policy;
+  /** 1 when the derived offload configuration has a device budget. */
+  uint8_t offload_has_device_budget;
+  /** 1 when the derived offload configuration has a host budget. */
+  uint8_t offload_has_host_budget;
+  /** 1 only for fully resident layers without a bank cache (seed
+   * WeightResidency::is_fully_resident). */
+  uint8_t is_fully_resident;
+  /** 1 when the ordinary layers are fully resident, with or without a bank
+   * cache (seed WeightResidency::ordinary_is_fully_resident). */
+  uint8_t ordinary_is_fully_resident;
+  /** 1 when backend allocator memory is sampled after a forward pass (seed
+   * LayerWeightResidency::sample_backend_memory: the layerwise or dense
+   * options' flag, 0 when fully resident). */
+  uint8_t sample_backend_memory;
+  /** 1 when process memory is sampled after a forward pass (seed
+   * LayerWeightResidency::sample_process_memory). */
+  uint8_t sample_process_memory;
+  /** 1 when bank members have an independent cache (seed
+   * WeightResidency::IndependentParameterBanks): parameter_banks() is then
+   * IndependentCache(cache) and parameter_bank_cache() the cache, echoed in
+   * the parameter_bank_* fields, and ordinary_residency() is present:
+   * execution_residency with its options. 0: parameter_banks() is
+   * WithLayer, the other two are absent and the parameter_bank_* fields
+   * are 0. */
+  uint8_t has_parameter_bank_cache;
+  /** 1 when the bank members' offload config (seed
+   * ParameterBankLoadOptions::offload) has a device budget. */
+  uint8_t parameter_bank_has_device_budget;
+  /** 1 when the bank members' config has a host budget. */
+  uint8_t parameter_bank_has_host_budget;
   /** The derived offload configuration (seed LayerWeightResidency::offload):
    * fully resident -> no budgets, depth 1, LRU; layerwise host -> its
    * offload config; dense stream -> device and host budgets, depth
-   * max(host_lookahead, EREDU_DENSE_TRANSFER_WINDOW), its eviction. */
-  uint8_t offload_has_device_budget;
-  /** Device budget in bytes (0 when offload_has_device_budget is 0). */
+   * max(host_lookahead, EREDU_DENSE_TRANSFER_WINDOW), its eviction. Device
+   * budget in bytes (0 when offload_has_device_budget is 0). */
   uint64_t offload_device_budget_bytes;
-  /** 1 when the derived config has a host budget. */
-  uint8_t offload_has_host_budget;
   /** Host budget in bytes (0 when offload_has_host_budget is 0). */
   uint64_t offload_host_budget_bytes;
   /** Prefetch depth in units. */
   uint64_t offload_prefetch_depth;
-  /** An EREDU_EVICTION_* value. */
-  eredu_eviction_policy offload_eviction_policy;
   /** The device unit window for the given unit count (seed
    * LayerWeightResidency::device_depth): fully resident -> unit_count;
    * layerwise host -> its prefetch depth (may exceed unit_count); dense
@@ -171,25 +235,6 @@ struct eredu_residency_summary {
   /** The checkpoint shard/reader cache bound (seed max_cached_shards):
    * 4 when fully resident, else the options' value. */
   uint64_t max_cached_shards;
-  /** The EREDU_RESIDENCY_REQUEST_* value a preparation asks for:
-   * ADDRESSABLE_PARAMETER_BANKS with a bank cache, else the layers'. */
-  eredu_residency_request preparation_residency;
-  /** 1 only for fully resident layers without a bank cache (seed
-   * WeightResidency::is_fully_resident). */
-  uint8_t is_fully_resident;
-  /** 1 when the ordinary layers are fully resident, with or without a bank
-   * cache (seed WeightResidency::ordinary_is_fully_resident). */
-  uint8_t ordinary_is_fully_resident;
-
-  /* The fields below echo the rest of the weight residency. */
-
-  /** 1 when backend allocator memory is sampled after a forward pass (seed
-   * LayerWeightResidency::sample_backend_memory: the layerwise or dense
-   * options' flag, 0 when fully resident). */
-  uint8_t sample_backend_memory;
-  /** 1 when process memory is sampled after a forward pass (seed
-   * LayerWeightResidency::sample_process_memory). */
-  uint8_t sample_process_memory;
   /** DENSE_DISK_STREAM: the options' protected host lookahead in units (seed
    * LayerWeightResidency::dense, DenseDiskStreamLoadOptions::
    * host_lookahead); 0 for the other placements. */
@@ -197,26 +242,12 @@ struct eredu_residency_summary {
   /** DENSE_DISK_STREAM: the options' background queue capacity in units;
    * 0 for the other placements. */
   uint64_t dense_background_queue_capacity;
-  /** 1 when bank members have an independent cache (seed
-   * WeightResidency::IndependentParameterBanks): parameter_banks() is then
-   * IndependentCache(cache) and parameter_bank_cache() the cache, echoed in
-   * the parameter_bank_* fields below, and ordinary_residency() is present:
-   * execution_residency with its options. 0: parameter_banks() is
-   * WithLayer, the other two are absent and the fields below are 0. */
-  uint8_t has_parameter_bank_cache;
-  /** The bank members' offload config (seed ParameterBankLoadOptions::
-   * offload): 1 when it has a device budget. */
-  uint8_t parameter_bank_has_device_budget;
   /** Bank-member device budget in bytes (0 when unbounded). */
   uint64_t parameter_bank_device_budget_bytes;
-  /** 1 when the bank members' config has a host budget. */
-  uint8_t parameter_bank_has_host_budget;
   /** Bank-member host budget in bytes (0 when unbounded). */
   uint64_t parameter_bank_host_budget_bytes;
   /** Bank-member prefetch depth in units. */
   uint64_t parameter_bank_prefetch_depth;
-  /** Bank-member eviction: an EREDU_EVICTION_* value. */
-  eredu_eviction_policy parameter_bank_eviction_policy;
   /** Hard bound in bytes of one compact bank (seed
    * compact_bank_scratch_bytes). */
   uint64_t parameter_bank_compact_scratch_bytes;
@@ -225,53 +256,44 @@ struct eredu_residency_summary {
   uint64_t parameter_bank_prefill_target_bytes;
 };
 
+#define EREDU_RESIDENCY_SUMMARY_INIT                                                              \
+  {                                                                                               \
+    (uint32_t)sizeof(eredu_residency_summary), 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, \
+        0, 0, 0, 0, 0, 0, 0, 0                                                                    \
+  }
+
 EREDU_BEGIN_DECLS
 
 /**
- * Fills `options` with the defaults given at eredu_layerwise_options.
+ * Initializes the first `size` bytes of `options` (pass sizeof *options):
+ * zeroes, the defaults of EREDU_LAYERWISE_OPTIONS_INIT for the fields they
+ * hold, struct_size = size.
  *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when options is NULL.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (options);
+ *         EREDU_E_INVALID_ARGUMENT (size below 4 or above 4096, or ending
+ *         inside a field).
  * Thread-safe. Seed LayerwiseLoadOptions::default.
  */
-EREDU_API eredu_status eredu_layerwise_options_init(eredu_layerwise_options *options,
+EREDU_API eredu_status eredu_layerwise_options_init(eredu_layerwise_options *options, size_t size,
                                                     eredu_error **error);
 
-/**
- * Fills `options` with the defaults given at eredu_dense_stream_options.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when options is NULL.
- * Thread-safe. Seed DenseDiskStreamLoadOptions::default.
- */
+/** As eredu_layerwise_options_init, for eredu_dense_stream_options
+ * (EREDU_DENSE_STREAM_OPTIONS_INIT). Seed DenseDiskStreamLoadOptions::default. */
 EREDU_API eredu_status eredu_dense_stream_options_init(eredu_dense_stream_options *options,
-                                                       eredu_error **error);
+                                                       size_t size, eredu_error **error);
 
-/**
- * Fills `options` with the defaults given at eredu_parameter_bank_options.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when options is NULL.
- * Thread-safe. Seed ParameterBankLoadOptions::default.
- */
+/** As eredu_layerwise_options_init, for eredu_parameter_bank_options
+ * (EREDU_PARAMETER_BANK_OPTIONS_INIT). Seed ParameterBankLoadOptions::default. */
 EREDU_API eredu_status eredu_parameter_bank_options_init(eredu_parameter_bank_options *options,
-                                                         eredu_error **error);
+                                                         size_t size, eredu_error **error);
 
-/**
- * Fills `desc` with struct_size set, EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT
- * and NULL options (seed WeightResidency::default, fully resident).
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when desc is NULL.
- * Thread-safe. Seed WeightResidency::fully_resident.
- */
+/** As eredu_layerwise_options_init, for eredu_weight_residency_desc (fully
+ * resident, NULL options). Seed WeightResidency::default. */
 EREDU_API eredu_status eredu_weight_residency_desc_init(eredu_weight_residency_desc *desc,
-                                                        eredu_error **error);
+                                                        size_t size, eredu_error **error);
 
-/**
- * Fills `summary` with struct_size = sizeof(eredu_residency_summary) and
- * zeroes.
- *
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT when summary is NULL.
- * Thread-safe.
- */
-EREDU_API eredu_status eredu_residency_summary_init(eredu_residency_summary *summary,
+/** As eredu_layerwise_options_init, for eredu_residency_summary (zeroes). */
+EREDU_API eredu_status eredu_residency_summary_init(eredu_residency_summary *summary, size_t size,
                                                     eredu_error **error);
 
 /**
@@ -279,30 +301,30 @@ EREDU_API eredu_status eredu_residency_summary_init(eredu_residency_summary *sum
  * derives for `unit_count` ordinary execution units.
  *
  * Order of checks: argument checks first, for the description, then its
- * layerwise, dense and bank options, then `out` (NULL pointers,
- * struct_size, flags, enum values, options given for a placement that takes
- * none); then the
- * seed's constructors in that order: the layerwise offload config
- * (OffloadConfig::new), the dense options (DenseDiskStreamLoadOptions::new:
- * host disabled controls, then zero lookahead, then zero queue capacity),
- * the bank members' offload config, the bank options
- * (ParameterBankLoadOptions::new: zero scratch, zero prefill target, target
- * above scratch); then the derived offload configuration.
+ * layerwise, dense and bank options (each with its offload config), then
+ * `out` (NULL pointers, struct_size, flags, enum values, options given for
+ * a placement that takes none); then the seed's constructors in that order:
+ * the layerwise offload config (OffloadConfig::new), the dense options
+ * (DenseDiskStreamLoadOptions::new: host disabled controls, then zero
+ * lookahead, then zero queue capacity), the bank members' offload config,
+ * the bank options (ParameterBankLoadOptions::new: zero scratch, zero
+ * prefill target, target above scratch); then the derived offload
+ * configuration.
  *
- * @param desc       the description; read only during the call.
- * @param unit_count ordinary execution units, for summary.device_depth.
- * @param out        caller struct with struct_size set by
- *                   eredu_residency_summary_init, or NULL to only validate; filled on success,
- * zeroed (except struct_size) on failure.
+ * @param desc       the description; read only during the call. A field
+ *                   past the struct_size of a struct takes its default.
+ * @param unit_count ordinary execution units, for out->device_depth.
+ * @param out        an output struct with struct_size set, or NULL to only
+ *                   validate; filled up to its struct_size on success, its
+ *                   covered fields zeroed on failure.
  * @param error      optional error slot.
  * @return EREDU_OK;
  *   EREDU_E_NULL_ARGUMENT (desc);
- *   EREDU_E_INVALID_ARGUMENT (a struct_size other than this library's, in
- *   desc, its options, an offload config or out (which may also have its
- *   first layout's size); a sample_* flag other than
- *   0/1 or an offload config has_* flag other than 0/1; an unknown
- *   execution residency or eviction policy; layerwise or dense options given
- *   for a placement that does not take them);
+ *   EREDU_E_INVALID_ARGUMENT (a struct_size (docs/abi.md) of desc, its
+ *   options, an offload config or out; a sample_* flag other than 0/1 or an
+ *   offload config has_* flag other than 0/1; an unknown execution
+ *   residency or eviction policy; layerwise or dense options given for a
+ *   placement that does not take them);
  *   EREDU_E_ZERO_PREFETCH_DEPTH (a layerwise or bank-member offload config
  *   with prefetch_depth 0);
  *   EREDU_E_HOST_DISABLED_CONTROLS (dense host budget 0 with a nonzero
@@ -315,12 +337,12 @@ EREDU_API eredu_status eredu_residency_summary_init(eredu_residency_summary *sum
  *   options).
  *   Nothing is allocated on success (EREDU_E_OUT_OF_MEMORY only as
  *   eredu.h describes, when an error object cannot be allocated).
- * Thread-safe. Seed 003 WeightResidency (parameter_banks,
- * parameter_bank_cache, ordinary_residency, is_fully_resident,
- * ordinary_is_fully_resident), LayerWeightResidency (offload, device_depth,
- * max_cached_shards, sample_backend_memory, sample_process_memory,
- * execution_residency, dense), DenseDiskStreamLoadOptions,
- * ParameterBankLoadOptions; seed 002's preparation residency projection.
+ * Thread-safe. Seed WeightResidency (parameter_banks, parameter_bank_cache,
+ * ordinary_residency, is_fully_resident, ordinary_is_fully_resident),
+ * LayerWeightResidency (offload, device_depth, max_cached_shards,
+ * sample_backend_memory, sample_process_memory, execution_residency,
+ * dense), DenseDiskStreamLoadOptions, ParameterBankLoadOptions; the
+ * preparation residency of NormalizedLoadRequest.
  */
 EREDU_API eredu_status eredu_residency_validate(const eredu_weight_residency_desc *desc,
                                                 uint64_t unit_count, eredu_residency_summary *out,

@@ -44,6 +44,9 @@
 #define EREDU_E_UNSUPPORTED_MODEL 10
 /** A described model disagrees with its checkpoint (names or byte totals). */
 #define EREDU_E_CHECKPOINT_MISMATCH 11
+/** A long call was cancelled by its progress callback (eredu_progress_fn);
+ * nothing was written. */
+#define EREDU_E_CANCELLED 12
 /** A bug: an exception reached the C boundary. */
 #define EREDU_E_INTERNAL 99
 

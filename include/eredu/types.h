@@ -18,6 +18,14 @@
 #define EREDU_API
 #endif
 
+/* Marks a declaration that a later release removes; the message names its
+ * replacement (docs/abi.md). */
+#if defined(__GNUC__) && (__GNUC__ > 4 || (__GNUC__ == 4 && __GNUC_MINOR__ >= 5))
+#define EREDU_DEPRECATED(message) __attribute__((deprecated(message)))
+#else
+#define EREDU_DEPRECATED(message)
+#endif
+
 #ifdef __cplusplus
 #define EREDU_BEGIN_DECLS extern "C" {
 #define EREDU_END_DECLS }
@@ -105,19 +113,38 @@ typedef struct eredu_load_request eredu_load_request;
 /** A runtime-owned layerwise model residency snapshot (eredu/layerwise_metadata.h). */
 typedef struct eredu_layerwise_model_metadata eredu_layerwise_model_metadata;
 
-/* Transparent structs; each starts with uint32_t struct_size and has an
- * _init() function. */
+/**
+ * Progress of a long call (eredu_plan_world_json, eredu_check_json): `done`
+ * of `total` steps are finished. Calls are serialized but may come from any
+ * of the library's worker threads. Return 0 to go on; any other value
+ * cancels the call, which then returns EREDU_E_CANCELLED and writes no
+ * output.
+ */
+typedef int32_t (*eredu_progress_fn)(uint64_t done, uint64_t total, void *user_data);
+
+/* Transparent structs. Each starts with uint32_t struct_size, the caller's
+ * sizeof, set by an EREDU_<NAME>_INIT macro or an eredu_<name>_init(ptr,
+ * sizeof *ptr) function; fields are only ever appended (docs/abi.md). */
+
+/** Tensor x pipeline x expert x data parallel sizes (eredu/topology.h). */
+typedef struct eredu_topology eredu_topology;
+/** How eredu_plan_rank and the bulk entry points plan (eredu/plan.h). */
+typedef struct eredu_plan_options eredu_plan_options;
+/** Rank, coordinates, policy and totals of a layout (eredu/layout.h). */
+typedef struct eredu_layout_info eredu_layout_info;
+/** Every field of one planned tensor (eredu/layout.h). */
+typedef struct eredu_layout_tensor_info eredu_layout_tensor_info;
+/** Name, role, units, members and scope of a group (eredu/group.h). */
+typedef struct eredu_group_info eredu_group_info;
 
 /** One physical tensor of a group, as passed to eredu_group_new. */
 typedef struct eredu_member_desc eredu_member_desc;
+/** A group's name, role, partition and scope, for eredu_group_new. */
+typedef struct eredu_group_desc eredu_group_desc;
 /** The optional ownership scope of a group, as passed to eredu_group_new. */
 typedef struct eredu_group_scope eredu_group_scope;
 /** The optional `model` object of a description, for eredu_model_new. */
 typedef struct eredu_model_info eredu_model_info;
-/** One tensor's placement, filled by eredu_layout_tensor_placement. */
-typedef struct eredu_placement eredu_placement;
-/** Byte and tensor totals of a layout, filled by eredu_layout_get_totals. */
-typedef struct eredu_layout_totals eredu_layout_totals;
 /** A linear-matrix encoding (eredu/format.h). */
 typedef struct eredu_linear_format eredu_linear_format;
 /** A linear format plus its companion targets (eredu/format.h). */
@@ -154,6 +181,15 @@ typedef struct eredu_quantization_request eredu_quantization_request;
 typedef struct eredu_drafting_plan eredu_drafting_plan;
 /** A validated preparation policy (eredu/request.h). */
 typedef struct eredu_preparation_policy eredu_preparation_policy;
+/** The figures of a ParallelModelInfo (eredu/projection.h). */
+typedef struct eredu_parallel_model_summary eredu_parallel_model_summary;
+/** Config, planned bytes and unit count of an offload plan (eredu/residency.h). */
+typedef struct eredu_offload_plan_info eredu_offload_plan_info;
+/** The plain fields of a load request (eredu/request.h). */
+typedef struct eredu_load_request_info eredu_load_request_info;
+/** Every field of layerwise model metadata (eredu/layerwise_metadata.h). */
+typedef struct eredu_layerwise_model_metadata_info eredu_layerwise_model_metadata_info;
+/** The residency policy of an admission check (eredu/world.h). */
 typedef struct eredu_check_options eredu_check_options;
 
 #endif /* EREDU_TYPES_H */

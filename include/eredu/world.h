@@ -1,100 +1,118 @@
 /*
  * eredu/world.h: bulk entry points over every rank of a topology — the
- * whole-world plan with its coverage proof (interchange.md section 3,
- * eredu.world.v1) and admission under a residency policy (section 6,
- * eredu.check.v1). One call each, so a foreign runtime plans 128 ranks
- * without 128 round trips.
+ * whole-world plan with its coverage proof (eredu.world.v1) and admission
+ * under a residency policy (eredu.check.v1), both in docs/interchange.md.
+ * One call each, so a foreign runtime plans 128 ranks without 128 round
+ * trips.
  */
 #ifndef EREDU_WORLD_H
 #define EREDU_WORLD_H
 
 #include <eredu/types.h>
 
-/** Options of eredu_check_json. Initialize with eredu_check_options_init;
- * fields are only ever appended. */
+/**
+ * The residency policy of eredu_check_json. A sized struct (docs/abi.md):
+ * initialize with EREDU_CHECK_OPTIONS_INIT or eredu_check_options_init; a
+ * NULL options pointer means the defaults.
+ */
 struct eredu_check_options {
-  /** sizeof(eredu_check_options), set by eredu_check_options_init. */
+  /** The caller's sizeof(eredu_check_options). */
   uint32_t struct_size;
+  /** 1 when `device_budget_bytes` is set (default 0: unbounded). Only for a
+   * fully resident policy (its admission device budget); the other kinds
+   * carry their budgets in their own options. */
+  uint8_t has_device_budget;
   /** An eredu.residency.v1 policy document (UTF-8, `residency_json_length`
    * bytes, need not be NUL-terminated; docs/residency.md), borrowed for the
    * call; NULL (the default) admits every rank fully resident. */
   const char *residency_json;
   /** Length of `residency_json` in bytes. */
   size_t residency_json_length;
-  /** 1 when `device_budget_bytes` is set (default 0: unbounded). Only for a
-   * fully resident policy (its admission device budget); the other kinds
-   * carry their budgets in their own options. */
-  uint8_t has_device_budget;
   /** Fully resident admission device budget in bytes. */
   uint64_t device_budget_bytes;
-  /** Worker threads for planning the ranks; 0 (the default) uses the
-   * hardware's concurrency. The output does not depend on it. */
-  uint32_t threads;
 };
+
+/** The defaults: fully resident, no device budget. */
+#define EREDU_CHECK_OPTIONS_INIT \
+  { (uint32_t)sizeof(eredu_check_options), 0, NULL, 0, 0 }
 
 EREDU_BEGIN_DECLS
 
 /**
- * Sets `options` to the defaults: no residency document (fully resident), no
- * device budget, threads 0.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (options).
+ * Initializes the first `size` bytes of `options` (pass sizeof *options):
+ * zeroes, the defaults of EREDU_CHECK_OPTIONS_INIT, struct_size = size.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (options);
+ *         EREDU_E_INVALID_ARGUMENT (size below 4 or above 4096, or ending
+ *         inside a field).
  * Thread-safe.
  */
-EREDU_API eredu_status eredu_check_options_init(eredu_check_options *options, eredu_error **error);
+EREDU_API eredu_status eredu_check_options_init(eredu_check_options *options, size_t size,
+                                                eredu_error **error);
 
 /**
- * Plans every rank of tensor x pipeline x expert x data for `model` and
- * proves coverage (ownership and tiling), as `eredu plan --all-ranks
+ * Plans every rank of `topology` for `model` and proves coverage
+ * (ownership, tiling and the companion rule), as `eredu plan --all-ranks
  * --format json`: canonical eredu.world.v1 text (compact, keys in the
  * documented order, one trailing newline), byte-identical across bindings.
  * Coverage problems are not an error: they are listed in the text, whose
  * `coverage.ok` is false.
  *
- * Ranks are planned one tensor-parallel group at a time on up to `threads`
- * threads (0: the hardware's); the text does not depend on `threads`.
+ * Ranks are planned one tensor-parallel group at a time on up to
+ * options->threads threads (0: one per hardware thread; 1: the calling
+ * thread only); the text does not depend on it. options->progress is called
+ * after each planned rank; a non-zero return cancels the call.
  *
- * @param model   the description; borrowed for the call.
+ * @param model    the description; borrowed for the call.
+ * @param topology the axis sizes; read for the call.
+ * @param options  policy, threads and progress; NULL for the defaults.
  * @param out     receives a NUL-terminated UTF-8 buffer owned by the caller,
  *                released with eredu_buffer_free; NULL on failure.
  * @param length  optional (may be NULL): the text length in bytes without
  *                the terminator.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, out);
- *         EREDU_E_INVALID_ARGUMENT (unknown policy; a world of more than
- *         2^20 ranks); the errors of eredu_plan_rank for the lowest failing
- *         rank (EREDU_E_ZERO_AXIS, EREDU_E_WORLD_SIZE_OVERFLOW,
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, topology, out);
+ *         EREDU_E_INVALID_ARGUMENT (a struct_size, unknown policy; a world
+ *         of more than 2^20 ranks); the errors of eredu_plan_rank for the
+ *         lowest failing rank (EREDU_E_ZERO_AXIS, EREDU_E_WORLD_SIZE_OVERFLOW,
  *         EREDU_E_MISSING_LAYER_COUNT, EREDU_E_MISSING_EXPERT_COUNT,
  *         EREDU_E_EMPTY_PARTITION, EREDU_E_INVALID_TENSOR);
+ *         EREDU_E_CANCELLED (the progress callback returned non-zero);
  *         EREDU_E_OUT_OF_MEMORY.
- * Thread-safe (the model is read-only). Seed LocalModelLayout for every
- * rank (interchange section 3).
+ * Thread-safe (the model is read-only). docs/interchange.md,
+ * eredu.world.v1.
  */
-EREDU_API eredu_status eredu_plan_world_json(const eredu_model *model, uint64_t tensor,
-                                             uint64_t pipeline, uint64_t expert, uint64_t data,
-                                             eredu_policy policy, uint32_t threads, char **out,
+EREDU_API eredu_status eredu_plan_world_json(const eredu_model *model,
+                                             const eredu_topology *topology,
+                                             const eredu_plan_options *options, char **out,
                                              size_t *length, eredu_error **error);
 
 /**
  * Plans every rank, proves coverage and admits each rank's bytes under a
  * residency policy, as `eredu check --format json` does for a model folder:
  * canonical eredu.check.v1 text (compact, one trailing newline). Static
- * units, layer units, device/host/disk figures and fits follow interchange
- * section 6. A rank that does not fit is not an error: its `error` member
- * is EREDU_E_BUDGET_EXCEEDED and the top-level `fits` is false.
+ * units, layer units, device/host/disk figures and fits follow
+ * docs/interchange.md (eredu.check.v1). A rank that does not fit is not an
+ * error: its `error` member is EREDU_E_BUDGET_EXCEEDED and the top-level
+ * `fits` is false. Each rank is planned once; threads and progress are
+ * those of eredu_plan_world_json.
  *
  * A residency document with a `parameter_bank_cache` is validated whole;
  * its ranks are admitted under the document's ordinary placement (`kind`),
  * as a check has no parameter-bank units. A non-NULL document of length 0
  * is an empty document (EREDU_E_PARSE).
  *
- * @param model   the description; borrowed for the call.
- * @param options NULL for the defaults (fully resident, unbounded).
+ * @param model    the description; borrowed for the call.
+ * @param topology the axis sizes; read for the call.
+ * @param plan     policy, threads and progress; NULL for the defaults.
+ * @param options  the residency policy; NULL for the defaults (fully
+ *                 resident, unbounded).
  * @param out     receives a NUL-terminated UTF-8 buffer owned by the caller,
  *                released with eredu_buffer_free; NULL on failure.
  * @param length  optional (may be NULL): the text length in bytes without
  *                the terminator.
- * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, out, a NULL
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, topology, out, a NULL
  *         residency_json with a nonzero length); EREDU_E_INVALID_ARGUMENT
- *         (unknown policy, struct_size, has_device_budget not 0 or 1; after
+ *         (a struct_size, unknown policy, has_device_budget not 0 or 1; after
  *         the document: a device budget with a residency kind other than
  *         fully resident; more than 2^20 ranks); the residency
  *         document's errors (EREDU_E_PARSE,
@@ -102,15 +120,16 @@ EREDU_API eredu_status eredu_plan_world_json(const eredu_model *model, uint64_t 
  *         EREDU_E_HOST_DISABLED_CONTROLS, EREDU_E_ZERO_HOST_LOOKAHEAD,
  *         EREDU_E_ZERO_QUEUE_CAPACITY, EREDU_E_ZERO_PARAMETER_BANK_*,
  *         EREDU_E_PARAMETER_BANK_PREFILL_TARGET_EXCEEDS_SCRATCH), judged
- *         before planning; then eredu_plan_world_json's planning errors;
- *         EREDU_E_OUT_OF_MEMORY.
- * Thread-safe (the model is read-only). Seed WeightResidency,
- * OffloadPlan and LayerwiseModelMetadata per rank (interchange section 6).
+ *         before planning; then eredu_plan_world_json's planning errors and
+ *         EREDU_E_CANCELLED; EREDU_E_OUT_OF_MEMORY.
+ * Thread-safe (the model is read-only). Seed WeightResidency, OffloadPlan
+ * and LayerwiseModelMetadata per rank (docs/interchange.md,
+ * eredu.check.v1).
  */
-EREDU_API eredu_status eredu_check_json(const eredu_model *model, uint64_t tensor,
-                                        uint64_t pipeline, uint64_t expert, uint64_t data,
-                                        eredu_policy policy, const eredu_check_options *options,
-                                        char **out, size_t *length, eredu_error **error);
+EREDU_API eredu_status eredu_check_json(const eredu_model *model, const eredu_topology *topology,
+                                        const eredu_plan_options *plan,
+                                        const eredu_check_options *options, char **out,
+                                        size_t *length, eredu_error **error);
 
 EREDU_END_DECLS
 

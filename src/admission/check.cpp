@@ -3,8 +3,6 @@
 #include <algorithm>
 #include <utility>
 
-#include "plan/planner.hpp"
-
 namespace eredu {
 
 bool CheckReport::fits() const {
@@ -12,29 +10,21 @@ bool CheckReport::fits() const {
                      [](const RankCheck& rank) { return rank.figures.fits(); });
 }
 
-Result<CheckReport> check_world(WorldPlan world, const AdmissionPolicy& policy) {
-  std::vector<RankCheck> ranks(world.ranks.size());
-  // Data-parallel replicas last: they copy the figures of their data-0 rank.
-  for (const bool replicas : {false, true}) {
-    for (const RankSummary& summary : world.ranks) {
-      const ParallelCoordinates& at = summary.coordinates;
-      if ((at.data != 0) != replicas) continue;
-      RankCheck& out = ranks[summary.rank];
-      out.rank = summary.rank;
-      out.coordinates = at;
-      if (replicas) {
-        ParallelCoordinates first = at;
-        first.data = 0;
-        EREDU_TRY(source, world.topology.rank_for(first));
-        out.figures = ranks[source].figures;
-        continue;
-      }
-      EREDU_TRY(layout, plan_rank(world.model, world.topology, summary.rank, world.policy));
-      EREDU_TRY(admission, admit_rank(layout, policy));
-      out.figures = std::move(admission.figures);
-    }
-  }
-  return CheckReport{std::move(world), policy, std::move(ranks)};
+Result<CheckReport> check_world(const std::shared_ptr<const ModelDescription>& model,
+                                const ParallelTopology& topology, ShardingPolicy policy,
+                                const AdmissionPolicy& admission, WorldOptions options) {
+  std::vector<RankCheck> ranks(topology.world_size() <= kMaxWorldRanks ? topology.world_size() : 0);
+  // Each rank's slot is written by the one worker that planned it.
+  options.visit = [&](const LocalModelLayout& layout) -> Result<void> {
+    EREDU_TRY(admitted, admit_rank(layout, admission));
+    RankCheck& out = ranks[layout.rank];
+    out.rank = layout.rank;
+    out.coordinates = layout.coordinates;
+    out.figures = std::move(admitted.figures);
+    return outcome::success();
+  };
+  EREDU_TRY(world, plan_world(model, topology, policy, options));
+  return CheckReport{std::move(world), admission, std::move(ranks)};
 }
 
 }  // namespace eredu

@@ -1,7 +1,9 @@
-// `eredu check`: a world plan with every rank admitted (interchange §6).
+// `eredu check`: a world plan with every rank admitted (docs/interchange.md,
+// eredu.check.v1).
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "admission/admission.hpp"
@@ -28,12 +30,11 @@ struct CheckReport {
   bool fits() const;
 };
 
-/// Admits every rank of `world` under `policy`. Ranks that differ only in
-/// their data coordinate have the same layout, so each distinct (tensor,
-/// pipeline, expert) coordinate is planned again once (plan_rank) and
-/// admitted once; the others copy its figures. Errors: plan_rank's and
-/// admit_rank's (none for a world plan_world produced, short of
-/// OutOfMemory).
-Result<CheckReport> check_world(WorldPlan world, const AdmissionPolicy& policy);
+/// Plans every rank of `topology` (plan_world with `options`) and admits
+/// each under `admission` while its layout is alive, so every rank is
+/// planned once. Errors: plan_world's and admit_rank's.
+Result<CheckReport> check_world(const std::shared_ptr<const ModelDescription>& model,
+                                const ParallelTopology& topology, ShardingPolicy policy,
+                                const AdmissionPolicy& admission, WorldOptions options = {});
 
 }  // namespace eredu

@@ -1,7 +1,5 @@
 #include <fmt/format.h>
 
-#include <utility>
-
 #include "admission/check.hpp"
 #include "admission/check_json.hpp"
 #include "cli/byte_units.hpp"
@@ -35,8 +33,11 @@ Result<int> run_check(const CheckArgs& args) {
   EREDU_TRY(residency, admission_policy_from(args.residency));
   EREDU_TRY(model, describe_model_dir(args.model_dir, DescribeOptions{args.topology.expert}));
   EREDU_TRY(topology, topology_from(args.topology));
-  EREDU_TRY(world, plan_world_showing_progress(model, topology, policy));
-  EREDU_TRY(report, check_world(std::move(world), residency));
+  // The progress line is erased before anything is written.
+  EREDU_TRY(report, [&] {
+    ProgressLine progress;
+    return check_world(model, topology, policy, residency, progress.options());
+  }());
   const bool json = args.format == "json";
   EREDU_TRY(write_stdout(json ? check_to_json(report)
                               : check_header(report.world) + world_table(report.world) + "\n" +

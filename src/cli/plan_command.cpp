@@ -43,7 +43,11 @@ Result<int> run_plan(const PlanArgs& args) {
     EREDU_TRY(write_stdout(json ? layout_to_json(layout) : layout_table(layout)));
     return kExitOk;
   }
-  EREDU_TRY(world, plan_world_showing_progress(model, topology, policy));
+  // The progress line is erased before anything is written.
+  EREDU_TRY(world, [&] {
+    ProgressLine progress;
+    return plan_world(model, topology, policy, progress.options());
+  }());
   EREDU_TRY(write_stdout(json ? world_to_json(world) : world_table(world)));
   return world.coverage_ok() ? kExitOk : kExitCoverage;
 }

@@ -1,19 +1,34 @@
-// Progress of long whole-world runs on a terminal (interchange §5).
+// Progress of long whole-world runs on a terminal (docs/interchange.md, the
+// command).
 #pragma once
 
-#include <memory>
+#include <cstdint>
 
-#include "core/result.hpp"
 #include "world/world.hpp"
 
 namespace eredu {
 
-/// plan_world on every core. While it runs, and only when stderr is a
-/// terminal, one `planning ranks: N/M` line on stderr shows how far it got;
-/// the line is erased before returning, so output and errors start clean.
-/// Errors: plan_world's.
-Result<WorldPlan> plan_world_showing_progress(const std::shared_ptr<const ModelDescription>& model,
-                                              const ParallelTopology& topology,
-                                              ShardingPolicy policy);
+/// One `planning ranks: N/M` line on stderr, only when stderr is a terminal,
+/// fed by the WorldOptions it hands out; erased when the object goes away,
+/// so output and errors start clean. Redrawn only when the percentage
+/// changes, so thousands of ranks stay cheap.
+class ProgressLine {
+ public:
+  ProgressLine();
+  ~ProgressLine();
+  ProgressLine(const ProgressLine&) = delete;
+  ProgressLine& operator=(const ProgressLine&) = delete;
+
+  /// Every core, and this line's progress callback when stderr is a
+  /// terminal. Valid while this object lives.
+  WorldOptions options();
+
+ private:
+  void show(std::uint64_t planned, std::uint64_t ranks);
+
+  bool terminal_ = false;
+  bool drawn_ = false;
+  std::uint64_t percent_ = 0;
+};
 
 }  // namespace eredu

@@ -1,6 +1,7 @@
 #include "plan/planner.hpp"
 
 #include <algorithm>
+#include <system_error>
 #include <thread>
 
 #include "core/checked.hpp"
@@ -199,9 +200,6 @@ std::vector<GroupSpan> split_groups(const ModelDescription& model, unsigned part
   return spans;
 }
 
-// Below this many tensors a second thread costs more than it saves.
-constexpr std::size_t kParallelTensors = 16384;
-
 }  // namespace
 
 Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>& model,
@@ -221,20 +219,31 @@ Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>
   layout.totals.global_bytes = model->global_bytes();
   layout.totals.unknown_bytes_tensors = model->unknown_bytes_tensors();
 
-  const unsigned parts =
-      model->tensor_count() >= kParallelTensors ? std::max(1u, std::min(threads, 2u)) : 1u;
+  // More threads than the hardware has only cost memory.
+  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned parts = model->tensor_count() >= kParallelTensors
+                             ? std::min(threads == 0 ? 2u : threads, std::max(hardware, 2u))
+                             : 1u;
   const std::vector<GroupSpan> spans = split_groups(*model, parts);
   std::vector<RankPlanner> planners(
       spans.size(), RankPlanner(*model, rank_topology, ranges, policy, verdicts, layout));
   std::vector<Result<void>> results(spans.size(), Result<void>(outcome::success()));
+  auto plan_span = [&](std::size_t i) {
+    results[i] = planners[i].plan_groups(spans[i].begin, spans[i].end, spans[i].first_flat);
+  };
   {
     std::vector<std::jthread> workers;
-    for (std::size_t i = 1; i < spans.size(); ++i) {
-      workers.emplace_back([&, i] {
-        results[i] = planners[i].plan_groups(spans[i].begin, spans[i].end, spans[i].first_flat);
-      });
+    std::size_t started = 1;
+    for (; started < spans.size(); ++started) {
+      // Without another thread the calling one plans the rest.
+      try {
+        workers.emplace_back(plan_span, started);
+      } catch (const std::system_error&) {
+        break;
+      }
     }
-    results[0] = planners[0].plan_groups(spans[0].begin, spans[0].end, spans[0].first_flat);
+    plan_span(0);
+    for (std::size_t i = started; i < spans.size(); ++i) plan_span(i);
   }
   // The first error in document order wins, as if planned on one thread.
   for (std::size_t i = 0; i < spans.size(); ++i) {

@@ -12,22 +12,26 @@
 
 namespace eredu {
 
+/// Below this many tensors a second thread costs more than it saves.
+inline constexpr std::size_t kParallelTensors = 16384;
+
 /// Plans global `rank` of `topology` for `model`: a complete layout or an
-/// error, never anything in between (project decision 1). Errors in order:
-/// ZeroAxis / WorldSizeOverflow / RankOutOfRange; MissingLayerCount /
+/// error, never anything in between. Errors in order: ZeroAxis /
+/// WorldSizeOverflow / RankOutOfRange; MissingLayerCount /
 /// MissingExpertCount / EmptyPartition (preflight); then per group in
 /// document order InvalidTensor (resolution or the companion rule under
 /// Require, placement validation under either policy). A group with encoded
 /// matrices is checked against the companion rule on every tensor rank
-/// (rank-independent); `verdicts`, when given, holds those answers for
-/// this topology's tensor size, computed once by companion_verdicts. Pure;
-/// thread-safe. Large descriptions
-/// are planned on up to `threads` threads (at most 2; groups are split into
-/// contiguous spans whose results are merged in document order, so the
-/// layout and the reported error do not depend on the thread count).
+/// (rank-independent); `verdicts`, when given, holds those answers for this
+/// topology's tensor size, computed once by companion_verdicts. Pure;
+/// thread-safe. A description of kParallelTensors tensors or more is
+/// planned on up to `threads` threads, the calling one included (0: two; 1:
+/// no helper thread is started): groups are split into contiguous spans
+/// whose results are merged in document order, so the layout and the
+/// reported error do not depend on the thread count.
 Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>& model,
                                    const ParallelTopology& topology, std::uint64_t rank,
-                                   ShardingPolicy policy, unsigned threads = 2,
+                                   ShardingPolicy policy, unsigned threads = 0,
                                    const CompanionVerdicts* verdicts = nullptr);
 
 }  // namespace eredu

@@ -1,5 +1,7 @@
 #include "world/world.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <atomic>
 #include <iterator>
@@ -21,13 +23,13 @@ class WorldPlanner {
  public:
   WorldPlanner(const std::shared_ptr<const ModelDescription>& model,
                const ParallelTopology& topology, ShardingPolicy policy,
-               std::vector<RankSummary>& summaries, const WorldProgress& progress)
+               std::vector<RankSummary>& summaries, const WorldOptions& options)
       : model_(model),
         topology_(topology),
         policy_(policy),
         verdicts_(companion_verdicts(*model, topology.tensor())),
         summaries_(summaries),
-        progress_(progress) {}
+        options_(options) {}
 
   std::uint64_t group_count() const { return topology_.world_size() / topology_.tensor(); }
 
@@ -77,30 +79,45 @@ class WorldPlanner {
         record(rank, std::move(layout).error());
         return false;
       }
+      if (options_.visit) {
+        if (auto visited = options_.visit(layout.value()); !visited) {
+          record(rank, std::move(visited).error());
+          return false;
+        }
+      }
       RankSummary& summary = summaries_[rank];
       summary.rank = rank;
       summary.coordinates = layout.value().coordinates;
       summary.totals = layout.value().totals;
       summary.fell_back_groups = layout.value().fell_back_groups;
       layouts.push_back(std::move(layout).value());
-      report_progress();
+      if (!report_progress()) return false;
     }
     return true;
   }
 
-  void report_progress() {
-    if (!progress_) return;
+  // False when the plan is cancelled: the callback asked to stop now (its
+  // cancellation then wins over every error) or earlier.
+  bool report_progress() {
+    if (!options_.progress) return true;
     std::lock_guard lock(mutex_);
-    progress_(++planned_, topology_.world_size());
+    if (cancelled_) return false;
+    if (options_.progress(++planned_, topology_.world_size())) return true;
+    cancelled_ = true;
+    failure_.emplace(0, Error{Status::Cancelled,
+                              fmt::format("cancelled by the progress callback after {} of {} ranks",
+                                          planned_, topology_.world_size())});
+    return false;
   }
 
   bool failed_below(std::uint64_t rank) {
     std::lock_guard lock(mutex_);
-    return failure_ && failure_->first < rank;
+    return cancelled_ || (failure_ && failure_->first < rank);
   }
 
   void record(std::uint64_t rank, Error error) {
     std::lock_guard lock(mutex_);
+    if (cancelled_) return;
     if (!failure_ || rank < failure_->first) failure_.emplace(rank, std::move(error));
   }
 
@@ -109,10 +126,11 @@ class WorldPlanner {
   ShardingPolicy policy_;
   const CompanionVerdicts verdicts_;  // the same for every rank of the world
   std::vector<RankSummary>& summaries_;
-  const WorldProgress& progress_;
+  const WorldOptions& options_;
   std::uint64_t planned_ = 0;
+  bool cancelled_ = false;
   std::atomic<std::uint64_t> next_group_{0};
-  std::mutex mutex_;  // guards planned_ and failure_
+  std::mutex mutex_;  // guards planned_, cancelled_ and failure_
   std::optional<std::pair<std::uint64_t, Error>> failure_;
 };
 
@@ -120,7 +138,7 @@ class WorldPlanner {
 
 Result<WorldPlan> plan_world(const std::shared_ptr<const ModelDescription>& model,
                              const ParallelTopology& topology, ShardingPolicy policy,
-                             unsigned threads, const WorldProgress& progress) {
+                             const WorldOptions& options) {
   if (topology.world_size() > kMaxWorldRanks) {
     return failf(Status::InvalidArgument,
                  "world size {} is more than the {} ranks eredu plans at once",
@@ -128,9 +146,10 @@ Result<WorldPlan> plan_world(const std::shared_ptr<const ModelDescription>& mode
   }
   WorldPlan world{model, topology, policy, {}, {}};
   world.ranks.resize(topology.world_size());
-  WorldPlanner planner(model, topology, policy, world.ranks, progress);
+  WorldPlanner planner(model, topology, policy, world.ranks, options);
 
-  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned threads =
+      options.threads != 0 ? options.threads : std::max(1u, std::thread::hardware_concurrency());
   const std::uint64_t workers = std::min<std::uint64_t>(threads, planner.group_count());
   std::vector<std::vector<CoverageProblem>> problems(workers);
   {

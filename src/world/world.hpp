@@ -33,9 +33,30 @@ struct WorldPlan {
   bool coverage_ok() const { return problems.empty(); }
 };
 
-/// Reports `planned` of `ranks` ranks done. Calls are serialized but may come
-/// from any worker thread.
-using WorldProgress = std::function<void(std::uint64_t planned, std::uint64_t ranks)>;
+/// Reports `planned` of `ranks` ranks done; returning false cancels the
+/// plan. Calls are serialized but may come from any worker thread.
+using WorldProgress = std::function<bool(std::uint64_t planned, std::uint64_t ranks)>;
+
+/// Sees each rank's layout while it is alive, on the worker thread that
+/// planned it (calls for different ranks may run at once); an error stops
+/// the plan. Lets a caller derive what it needs of every rank without
+/// planning it again.
+using RankVisitor = std::function<Result<void>(const LocalModelLayout& layout)>;
+
+/// How plan_world works.
+struct WorldOptions {
+  /// Worker threads, the calling one included; 0: the hardware's; 1: the
+  /// calling thread only.
+  unsigned threads = 0;
+  WorldProgress progress;  // after each planned rank, when set
+  RankVisitor visit;       // with each planned rank's layout, when set
+
+  static WorldOptions on_threads(unsigned count) {
+    WorldOptions options;
+    options.threads = count;
+    return options;
+  }
+};
 
 /// The most ranks plan_world accepts: 2^20 = 1,048,576 (a world of exactly
 /// this many is accepted). A summary per rank must fit in memory: about 104
@@ -43,17 +64,18 @@ using WorldProgress = std::function<void(std::uint64_t planned, std::uint64_t ra
 /// `eredu.world.v1` JSON of a rank is ~200 bytes, ~210 MB at the cap.
 inline constexpr std::uint64_t kMaxWorldRanks = std::uint64_t{1} << 20;
 
-/// Plans every rank of `topology` and verifies coverage (interchange §3).
-/// Works one tensor-parallel group at a time on up to `threads` threads (0:
-/// the hardware's), so at most `threads` × T layouts live at once; calls
-/// `progress` (when set) after each planned rank. Costs O(ranks × tensors)
-/// time, plus sorting the coverage problems' ranks: each rank is planned once
-/// on one thread (plan_rank is O(tensors), whatever the axis sizes), a
-/// group's ranks come from its coordinates, and each group is checked once.
-/// Errors: the lowest failing rank's plan_rank error; InvalidArgument when the
-/// world has more than kMaxWorldRanks ranks; OutOfMemory.
+/// Plans every rank of `topology` and verifies coverage (docs/interchange.md,
+/// eredu.world.v1). Works one tensor-parallel group at a time on up to
+/// `options.threads` threads, so at most threads × T layouts live at once.
+/// Costs O(ranks × tensors) time, plus sorting the coverage problems' ranks:
+/// each rank is planned once on one thread (plan_rank is O(tensors),
+/// whatever the axis sizes), a group's ranks come from its coordinates, and
+/// each group is checked once. Errors: the lowest failing rank's plan_rank
+/// or visitor error; InvalidArgument when the world has more than
+/// kMaxWorldRanks ranks; Cancelled when `progress` returned false;
+/// OutOfMemory.
 Result<WorldPlan> plan_world(const std::shared_ptr<const ModelDescription>& model,
                              const ParallelTopology& topology, ShardingPolicy policy,
-                             unsigned threads = 0, const WorldProgress& progress = {});
+                             const WorldOptions& options = {});
 
 }  // namespace eredu

@@ -32,9 +32,7 @@ CheckReport check(const std::shared_ptr<const ModelDescription>& model, std::uin
                   std::uint64_t pp, std::uint64_t dp, const AdmissionPolicy& policy) {
   auto topology = ParallelTopology::create(tp, pp, 1, dp);
   REQUIRE(topology.has_value());
-  auto world = plan_world(model, topology.value(), ShardingPolicy::Require);
-  REQUIRE_MESSAGE(world.has_value(), world.error().message);
-  auto report = check_world(std::move(world).value(), policy);
+  auto report = check_world(model, topology.value(), ShardingPolicy::Require, policy);
   REQUIRE_MESSAGE(report.has_value(), report.error().message);
   return std::move(report).value();
 }

@@ -81,6 +81,20 @@ struct Made {
   std::string message;
 };
 
+/// eredu_group_new with the group's fields as arguments.
+inline eredu_status group_new_with(const char* name, eredu_role role, std::uint8_t has_units,
+                                   std::uint64_t units, const eredu_group_scope* scope,
+                                   const eredu_member_desc* const* members, std::size_t count,
+                                   eredu_group** out, eredu_error** error) {
+  eredu_group_desc desc = EREDU_GROUP_DESC_INIT;
+  desc.name = name;
+  desc.role = role;
+  desc.has_partition_units = has_units;
+  desc.partition_units = units;
+  desc.scope = scope;
+  return eredu_group_new(&desc, members, count, out, error);
+}
+
 inline Made<Group> new_group(const char* name, eredu_role role, std::optional<std::uint64_t> units,
                              const std::vector<MemberSpec>& members,
                              const eredu_group_scope* scope = nullptr) {
@@ -88,7 +102,7 @@ inline Made<Group> new_group(const char* name, eredu_role role, std::optional<st
   std::vector<const eredu_member_desc*> pointers;
   for (std::size_t i = 0; i < members.size(); ++i) {
     eredu_member_desc& desc = descs[i];
-    eredu_member_desc_init(&desc, nullptr);
+    desc = EREDU_MEMBER_DESC_INIT;
     desc.target = members[i].target.c_str();
     desc.shape = members[i].shape.data();
     desc.ndim = members[i].shape.size();
@@ -103,8 +117,8 @@ inline Made<Group> new_group(const char* name, eredu_role role, std::optional<st
   Made<Group> made;
   eredu_group* group = nullptr;
   ErrorSlot error;
-  made.status = eredu_group_new(name, role, units ? 1 : 0, units.value_or(0), scope,
-                                pointers.data(), pointers.size(), &group, error.slot());
+  made.status = group_new_with(name, role, units ? 1 : 0, units.value_or(0), scope, pointers.data(),
+                               pointers.size(), &group, error.slot());
   made.handle.reset(group);
   made.error_code = error.code();
   made.message = error.message();
@@ -134,6 +148,25 @@ inline Made<Model> model_from_json(const std::string& text) {
   return made;
 }
 
+/// A topology of the given axis sizes.
+inline eredu_topology topology_of(std::uint64_t tensor, std::uint64_t pipeline = 1,
+                                  std::uint64_t expert = 1, std::uint64_t data = 1) {
+  eredu_topology topology = EREDU_TOPOLOGY_INIT;
+  topology.tensor = tensor;
+  topology.pipeline = pipeline;
+  topology.expert = expert;
+  topology.data = data;
+  return topology;
+}
+
+/// Plan options with `policy` (and the other defaults).
+inline eredu_plan_options options_of(eredu_policy policy, std::uint32_t threads = 0) {
+  eredu_plan_options options = EREDU_PLAN_OPTIONS_INIT;
+  options.policy = policy;
+  options.threads = threads;
+  return options;
+}
+
 /// Plans rank `rank` of (tensor, pipeline, expert, data).
 inline Made<Layout> plan(const eredu_model* model, std::uint64_t tensor, std::uint64_t pipeline,
                          std::uint64_t expert, std::uint64_t data, std::uint64_t rank,
@@ -141,8 +174,9 @@ inline Made<Layout> plan(const eredu_model* model, std::uint64_t tensor, std::ui
   Made<Layout> made;
   eredu_layout* layout = nullptr;
   ErrorSlot error;
-  made.status =
-      eredu_plan_rank(model, tensor, pipeline, expert, data, rank, policy, &layout, error.slot());
+  const eredu_topology topology = topology_of(tensor, pipeline, expert, data);
+  const eredu_plan_options options = options_of(policy);
+  made.status = eredu_plan_rank(model, &topology, rank, &options, &layout, error.slot());
   made.handle.reset(layout);
   made.error_code = error.code();
   made.message = error.message();
@@ -162,64 +196,61 @@ inline std::size_t index_of(const eredu_layout* layout, const char* target) {
   return index;
 }
 
+/// Every field of tensor `index` (zeroes when the call fails).
+inline eredu_layout_tensor_info tensor_info(const eredu_layout* layout, std::size_t index) {
+  eredu_layout_tensor_info info = EREDU_LAYOUT_TENSOR_INFO_INIT;
+  eredu_layout_get_tensor_info(layout, index, &info, nullptr);
+  return info;
+}
+
+/// Every field of the tensor named `target`.
+inline eredu_layout_tensor_info tensor_info(const eredu_layout* layout, const char* target) {
+  return tensor_info(layout, index_of(layout, target));
+}
+
 inline std::vector<std::uint64_t> local_shape(const eredu_layout* layout, const char* target) {
-  const std::uint64_t* shape = nullptr;
-  std::size_t ndim = 0;
-  eredu_layout_tensor_local_shape(layout, index_of(layout, target), &shape, &ndim, nullptr);
-  return std::vector<std::uint64_t>(shape, shape + ndim);
+  const eredu_layout_tensor_info info = tensor_info(layout, target);
+  return std::vector<std::uint64_t>(info.local_shape, info.local_shape + info.local_ndim);
 }
 
 inline std::vector<std::uint64_t> global_shape(const eredu_layout* layout, const char* target) {
-  const std::uint64_t* shape = nullptr;
-  std::size_t ndim = 0;
-  eredu_layout_tensor_global_shape(layout, index_of(layout, target), &shape, &ndim, nullptr);
-  return std::vector<std::uint64_t>(shape, shape + ndim);
+  const eredu_layout_tensor_info info = tensor_info(layout, target);
+  return std::vector<std::uint64_t>(info.global_shape, info.global_shape + info.global_ndim);
 }
 
-inline eredu_placement placement(const eredu_layout* layout, const char* target) {
-  eredu_placement result;
-  eredu_placement_init(&result, nullptr);
-  eredu_layout_tensor_placement(layout, index_of(layout, target), &result, nullptr);
-  return result;
+/// The tensor's fields, read for its placement (`placement`, `axis`,
+/// `shard_index`, `runs`, …).
+inline eredu_layout_tensor_info placement(const eredu_layout* layout, const char* target) {
+  return tensor_info(layout, target);
 }
 
 /// Runs of an Indices placement as flattened {start, end} values.
-inline std::vector<std::uint64_t> runs(const eredu_placement& placement) {
-  return std::vector<std::uint64_t>(placement.runs, placement.runs + 2 * placement.run_count);
+inline std::vector<std::uint64_t> runs(const eredu_layout_tensor_info& info) {
+  return std::vector<std::uint64_t>(info.runs, info.runs + 2 * info.run_count);
 }
 
 /// The logical range as {start, end}, or nullopt when absent.
 inline std::optional<std::pair<std::uint64_t, std::uint64_t>> logical_range(
     const eredu_layout* layout, const char* target) {
-  std::uint64_t start = 0;
-  std::uint64_t end = 0;
-  bool present = false;
-  eredu_layout_tensor_logical_range(layout, index_of(layout, target), &start, &end, &present,
-                                    nullptr);
-  if (!present) return std::nullopt;
-  return std::pair{start, end};
+  const eredu_layout_tensor_info info = tensor_info(layout, target);
+  if (info.has_logical_range == 0) return std::nullopt;
+  return std::pair{info.logical_start, info.logical_end};
 }
 
 inline std::optional<std::uint64_t> logical_units(const eredu_layout* layout, const char* target) {
-  std::uint64_t units = 0;
-  bool present = false;
-  eredu_layout_tensor_logical_units(layout, index_of(layout, target), &units, &present, nullptr);
-  if (!present) return std::nullopt;
-  return units;
+  const eredu_layout_tensor_info info = tensor_info(layout, target);
+  if (info.has_logical_units == 0) return std::nullopt;
+  return info.logical_units;
 }
 
 inline bool fell_back(const eredu_layout* layout, const char* target) {
-  bool value = false;
-  eredu_layout_tensor_fell_back(layout, index_of(layout, target), &value, nullptr);
-  return value;
+  return tensor_info(layout, target).fell_back_to_replication != 0;
 }
 
 inline std::optional<std::uint64_t> local_bytes(const eredu_layout* layout, const char* target) {
-  std::uint64_t bytes = 0;
-  bool present = false;
-  eredu_layout_tensor_local_bytes(layout, index_of(layout, target), &bytes, &present, nullptr);
-  if (!present) return std::nullopt;
-  return bytes;
+  const eredu_layout_tensor_info info = tensor_info(layout, target);
+  if (info.has_local_bytes == 0) return std::nullopt;
+  return info.local_bytes;
 }
 
 inline std::string to_json(const eredu_layout* layout) {

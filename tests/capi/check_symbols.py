@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """The ABI symbol gate: liberedu exports eredu_* only, exactly the functions
-the public headers declare with EREDU_API.
+the public headers declare with EREDU_API, each under the version node of
+capi/eredu.map that lists it (docs/abi.md: one node per release, each name in
+exactly one node).
 
-usage: check_symbols.py NM LIBRARY HEADER_DIR
+usage: check_symbols.py NM LIBRARY HEADER_DIR MAP
 """
 import pathlib
 import re
@@ -10,27 +12,47 @@ import subprocess
 import sys
 
 REQUIRED = {"eredu_group_new", "eredu_plan_rank"}
-VERSION_NODE = re.compile(r"EREDU_\d+")
+VERSION_NODE = re.compile(r"EREDU_\d+\.\d+")
+MAP_NODE = re.compile(r"(EREDU_\d+\.\d+)\s*\{(.*?)\}", re.S)
 
 
-def exported(nm: str, library: str) -> tuple[set[str], list[str]]:
-    """Defined dynamic symbols: (eredu_* names, offending others)."""
+def exported(nm: str, library: str) -> tuple[dict[str, str], list[str]]:
+    """Defined dynamic symbols: ({eredu_* name: version node}, offending others)."""
     output = subprocess.run(
-        [nm, "-D", "--defined-only", library], check=True, capture_output=True, text=True
+        [nm, "-D", "--defined-only", "--with-symbol-versions", library],
+        check=True, capture_output=True, text=True
     ).stdout
-    names, others = set(), []
+    names, others = {}, []
     for line in output.splitlines():
         fields = line.split()
         if len(fields) < 2:
             continue
-        kind, name = fields[-2], fields[-1].split("@")[0]
+        kind, symbol = fields[-2], fields[-1]
+        name, _, version = symbol.partition("@")
+        version = version.lstrip("@")
         if kind == "A" and VERSION_NODE.fullmatch(name):
             continue
         if name.startswith("eredu_"):
-            names.add(name)
+            names[name] = version
         else:
             others.append(line)
     return names, others
+
+
+def mapped(map_path: str) -> tuple[dict[str, str], list[str]]:
+    """The names each version node of the map lists: ({name: node}, problems)."""
+    text = re.sub(r"/\*.*?\*/", "", pathlib.Path(map_path).read_text(), flags=re.S)
+    nodes, problems = {}, []
+    for node, body in MAP_NODE.findall(text):
+        global_part = body.split("local:")[0].replace("global:", "")
+        for name in re.findall(r"[A-Za-z_][A-Za-z0-9_*]*", global_part):
+            if "*" in name:
+                problems.append(f"{node} lists a wildcard {name}: every name is listed")
+            elif name in nodes:
+                problems.append(f"{name} is in {nodes[name]} and in {node}")
+            else:
+                nodes[name] = node
+    return nodes, problems
 
 
 def declared(header_dir: str) -> set[str]:
@@ -46,10 +68,20 @@ def declared(header_dir: str) -> set[str]:
 
 
 def main() -> int:
-    nm, library, header_dir = sys.argv[1:4]
-    names, others = exported(nm, library)
+    nm, library, header_dir, map_path = sys.argv[1:5]
+    versions, others = exported(nm, library)
+    names = set(versions)
     expected = declared(header_dir)
-    problems = []
+    nodes, problems = mapped(map_path)
+    if set(nodes) != expected:
+        if expected - set(nodes):
+            problems.append(f"declared but in no version node: {sorted(expected - set(nodes))}")
+        if set(nodes) - expected:
+            problems.append(f"in a version node but not declared: {sorted(set(nodes) - expected)}")
+    wrong = sorted(f"{name}@{versions[name]} (map: {nodes[name]})" for name in names
+                   if name in nodes and versions[name] != nodes[name])
+    if wrong:
+        problems.append("exported under another version node: " + ", ".join(wrong))
     if others:
         problems.append("exported symbols without the eredu_ prefix:\n  " + "\n  ".join(others))
     if not REQUIRED <= names:

@@ -1,13 +1,16 @@
-// Seed 000 linear-format expansion, projection helpers and ParallelModelInfo
-// through the C API only (eredu/format.h, eredu/projection.h), plus misuse.
+// The seed's linear-format expansion, projection helpers and
+// ParallelModelInfo through the C API only (eredu/format.h,
+// eredu/projection.h), the sized-struct rule of their structs, and misuse.
 #include <doctest/doctest.h>
 #include <eredu/eredu.h>
 
+#include <cstddef>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include "capi_support.hpp"
+#include "sized_checks.hpp"
 
 using namespace capi_test;
 
@@ -33,31 +36,48 @@ struct Member {
   friend bool operator==(const Member&, const Member&) = default;
 };
 
+Member member_of(const eredu_member_desc& desc) {
+  Member member;
+  member.target = desc.target;
+  member.shape.assign(desc.shape, desc.shape + desc.ndim);
+  if (desc.has_dtype == 1) member.dtype = desc.dtype;
+  member.sharding = desc.sharding;
+  member.axis = desc.axis;
+  member.segments.assign(desc.segments, desc.segments + 2 * desc.segment_count);
+  return member;
+}
+
 std::vector<Member> read(const eredu_member_list* list) {
-  std::size_t count = 0;
-  REQUIRE(eredu_member_list_count(list, &count, nullptr) == EREDU_OK);
   std::vector<Member> members;
-  for (std::size_t i = 0; i < count; ++i) {
-    eredu_member_desc desc;
-    eredu_member_desc_init(&desc, nullptr);
+  for (std::size_t i = 0; i < eredu_member_list_count(list); ++i) {
+    eredu_member_desc desc = EREDU_MEMBER_DESC_INIT;
     REQUIRE(eredu_member_list_get(list, i, &desc, nullptr) == EREDU_OK);
-    Member member;
-    member.target = desc.target;
-    member.shape.assign(desc.shape, desc.shape + desc.ndim);
-    if (desc.has_dtype == 1) member.dtype = desc.dtype;
-    member.sharding = desc.sharding;
-    member.axis = desc.axis;
-    member.segments.assign(desc.segments, desc.segments + 2 * desc.segment_count);
-    members.push_back(std::move(member));
+    members.push_back(member_of(desc));
   }
   return members;
 }
 
+eredu_group_info group_info(const eredu_group* group) {
+  eredu_group_info info = EREDU_GROUP_INFO_INIT;
+  REQUIRE(eredu_group_get_info(group, &info, nullptr) == EREDU_OK);
+  return info;
+}
+
 std::vector<Member> members_of(const eredu_group* group) {
-  eredu_member_list* list = nullptr;
-  REQUIRE(eredu_group_members(group, &list, nullptr) == EREDU_OK);
-  MemberList owned(list);
-  return read(owned.get());
+  std::vector<Member> members;
+  for (std::size_t i = 0; i < group_info(group).member_count; ++i) {
+    eredu_member_desc desc = EREDU_MEMBER_DESC_INIT;
+    REQUIRE(eredu_group_member(group, i, &desc, nullptr) == EREDU_OK);
+    members.push_back(member_of(desc));
+  }
+  return members;
+}
+
+/// The group's logical units, or nullopt when it is not partitioned.
+std::optional<std::uint64_t> units_of(const eredu_group* group) {
+  const eredu_group_info info = group_info(group);
+  if (info.has_partition_units == 0) return std::nullopt;
+  return info.partition_units;
 }
 
 Member expected(std::string target, Shape shape, std::optional<eredu_dtype> dtype,
@@ -67,8 +87,7 @@ Member expected(std::string target, Shape shape, std::optional<eredu_dtype> dtyp
 }
 
 eredu_linear_format format_of(eredu_linear_format_kind kind) {
-  eredu_linear_format format;
-  eredu_linear_format_init(&format, nullptr);
+  eredu_linear_format format = EREDU_LINEAR_FORMAT_INIT;
   format.kind = kind;
   return format;
 }
@@ -97,8 +116,7 @@ eredu_linear_format block_fp8(std::int32_t rows, std::int32_t columns,
 
 eredu_linear_format_spec spec_of(const eredu_linear_format* format, const char* scale = nullptr,
                                  const char* bias = nullptr) {
-  eredu_linear_format_spec spec;
-  eredu_linear_format_spec_init(&spec, nullptr);
+  eredu_linear_format_spec spec = EREDU_LINEAR_FORMAT_SPEC_INIT;
   spec.format = format;
   spec.scale = scale;
   spec.affine_bias = bias;
@@ -108,7 +126,7 @@ eredu_linear_format_spec spec_of(const eredu_linear_format* format, const char* 
 /// One member descriptor that owns nothing: the caller keeps the data.
 eredu_member_desc desc_of(const MemberSpec& member) {
   eredu_member_desc desc;
-  eredu_member_desc_init(&desc, nullptr);
+  REQUIRE(eredu_member_desc_init(&desc, sizeof desc, nullptr) == EREDU_OK);
   desc.target = member.target.c_str();
   desc.shape = member.shape.data();
   desc.ndim = member.shape.size();
@@ -159,7 +177,7 @@ std::vector<eredu_module_parameter> parameters(
     const std::vector<std::pair<const char*, const Shape*>>& items) {
   std::vector<eredu_module_parameter> result(items.size());
   for (std::size_t i = 0; i < items.size(); ++i) {
-    eredu_module_parameter_init(&result[i], nullptr);
+    REQUIRE(eredu_module_parameter_init(&result[i], sizeof result[i], nullptr) == EREDU_OK);
     result[i].id = items[i].first;
     result[i].shape = items[i].second->data();
     result[i].ndim = items[i].second->size();
@@ -176,7 +194,7 @@ std::vector<const eredu_module_parameter*> pointers(const std::vector<eredu_modu
 }  // namespace
 
 TEST_SUITE("capi.format") {
-  TEST_CASE("seed 000: fp8 expansion uses architecture-declared companion identity") {
+  TEST_CASE("seed: fp8 expansion uses architecture-declared companion identity") {
     const auto query =
         new_group("query", EREDU_ROLE_ATTENTION_HEADS, 8,
                   {sharded("opaque_matrix", {256, 256}, EREDU_SHARDING_PARTITIONED, 0)});
@@ -185,12 +203,7 @@ TEST_SUITE("capi.format") {
     const eredu_linear_format_spec spec = spec_of(&fp8, "opaque_scale");
     const auto expanded = expand_group(query.handle.get(), {&spec});
     REQUIRE(expanded.status == EREDU_OK);
-    std::uint64_t units = 0;
-    bool present = false;
-    REQUIRE(eredu_group_partition_units(expanded.handle.get(), &units, &present, nullptr) ==
-            EREDU_OK);
-    CHECK(present);
-    CHECK(units == 2);
+    CHECK(units_of(expanded.handle.get()) == 2);
     CHECK(
         members_of(expanded.handle.get()) ==
         std::vector{
@@ -200,7 +213,7 @@ TEST_SUITE("capi.format") {
     CHECK(members_of(query.handle.get()).size() == 1);
   }
 
-  TEST_CASE("seed 000: preferred partition units follow every physical companion") {
+  TEST_CASE("seed: preferred partition units follow every physical companion") {
     const MemberSpec up = sharded("experts.up_proj", {4, 64, 16}, EREDU_SHARDING_PARTITIONED, 1);
     const MemberSpec down = sharded("experts.down_proj", {4, 16, 8}, EREDU_SHARDING_PARTITIONED, 2);
     const MemberSpec scales =
@@ -212,10 +225,7 @@ TEST_SUITE("capi.format") {
                 "experts.intermediate", EREDU_ROLE_EXPERT_INTERMEDIATE, 64, nullptr, members, 3,
                 &group, nullptr) == EREDU_OK);
     Group owned(group);
-    std::uint64_t units = 0;
-    bool present = false;
-    eredu_group_partition_units(group, &units, &present, nullptr);
-    CHECK(units == 2);
+    CHECK(units_of(group) == 2);
 
     ErrorSlot error;
     const MemberSpec missing = sharded("w", {8}, EREDU_SHARDING_PARTITIONED, 1);
@@ -230,7 +240,7 @@ TEST_SUITE("capi.format") {
     CHECK(group == nullptr);
   }
 
-  TEST_CASE("seed 000: segmented projection applies identical ranges to every fused companion") {
+  TEST_CASE("seed: segmented projection applies identical ranges to every fused companion") {
     const Shape w{12, 8}, s{12, 2}, dw{8, 6}, ds{8, 2}, db{8};
     const auto fused =
         parameters({{"gate_up.weight", &w}, {"gate_up.scales", &s}, {"gate_up.biases", &s}});
@@ -244,10 +254,7 @@ TEST_SUITE("capi.format") {
                 fused_pointers.data(), fused_pointers.size(), row_pointers.data(),
                 row_pointers.size(), segments, 3, 2, &group, nullptr) == EREDU_OK);
     Group owned(group);
-    std::uint64_t units = 0;
-    bool present = false;
-    eredu_group_partition_units(group, &units, &present, nullptr);
-    CHECK(units == 2);
+    CHECK(units_of(group) == 2);
     const std::vector<std::uint64_t> thirds{0, 4, 4, 8, 8, 12};
     const auto seg = EREDU_SHARDING_PARTITIONED_SEGMENTS;
     CHECK(members_of(group) ==
@@ -259,7 +266,7 @@ TEST_SUITE("capi.format") {
                       expected("down.bias", {8}, std::nullopt)});
   }
 
-  TEST_CASE("seed 000: segmented projection rejects one misaligned companion atomically") {
+  TEST_CASE("seed: segmented projection rejects one misaligned companion atomically") {
     const Shape w{12, 8}, s{11, 2}, o{8, 4};
     const auto fused = parameters({{"qkv.weight", &w}, {"qkv.scales", &s}});
     const auto row = parameters({{"output.weight", &o}});
@@ -278,49 +285,115 @@ TEST_SUITE("capi.format") {
           "segmented projection parameter qkv.scales has output dimension 11, expected 12");
   }
 
-  TEST_CASE("seed 000: parallel model info preserves opaque topology and accounting") {
+  TEST_CASE("seed: parallel model info preserves opaque topology and accounting") {
     const char* owned[] = {"layer.weight"};
+    const eredu_topology two = topology_of(2);
     eredu_parallel_model_info* info = nullptr;
-    REQUIRE(eredu_parallel_model_info_new(2, 1, 1, 1, "generic", owned, 1, 10, 20, 4, 8, &info,
+    REQUIRE(eredu_parallel_model_info_new(&two, "generic", owned, 1, 10, 20, 4, 8, &info,
                                           nullptr) == EREDU_OK);
     Info held(info);
-    std::uint64_t t = 0, p = 0, e = 0, d = 0;
-    REQUIRE(eredu_parallel_model_info_topology(info, &t, &p, &e, &d, nullptr) == EREDU_OK);
-    CHECK(std::vector{t, p, e, d} == std::vector<std::uint64_t>{2, 1, 1, 1});
-    const char* type = nullptr;
-    std::size_t length = 0;
-    REQUIRE(eredu_parallel_model_info_effective_model_type(info, &type, &length, nullptr) ==
-            EREDU_OK);
-    CHECK(std::string(type) == "generic");
-    CHECK(length == 7);
-    std::size_t count = 0;
-    REQUIRE(eredu_parallel_model_info_owned_tensor_count(info, &count, nullptr) == EREDU_OK);
-    CHECK(count == 1);
+    eredu_topology topology;
+    REQUIRE(eredu_topology_init(&topology, sizeof topology, nullptr) == EREDU_OK);
+    REQUIRE(eredu_parallel_model_info_topology(info, &topology, nullptr) == EREDU_OK);
+    CHECK(std::vector{topology.tensor, topology.pipeline, topology.expert, topology.data} ==
+          std::vector<std::uint64_t>{2, 1, 1, 1});
+    eredu_parallel_model_summary fields = EREDU_PARALLEL_MODEL_SUMMARY_INIT;
+    REQUIRE(eredu_parallel_model_info_get_summary(info, &fields, nullptr) == EREDU_OK);
+    CHECK(fields.struct_size == sizeof(eredu_parallel_model_summary));
+    CHECK(std::string(fields.effective_model_type) == "generic");
+    CHECK(fields.effective_model_type_length == 7);
+    CHECK(fields.owned_tensor_count == 1);
+    CHECK(eredu_parallel_model_info_owned_tensor_count(info) == 1);
     const char* tensor = nullptr;
     REQUIRE(eredu_parallel_model_info_owned_tensor(info, 0, &tensor, nullptr, nullptr) == EREDU_OK);
     CHECK(std::string(tensor) == "layer.weight");
-    std::uint64_t local = 0, global = 0, pinned = 0, maximum = 0;
-    REQUIRE(eredu_parallel_model_info_bytes(info, &local, &global, &pinned, &maximum, nullptr) ==
-            EREDU_OK);
-    CHECK(std::vector{local, global, pinned, maximum} == std::vector<std::uint64_t>{10, 20, 4, 8});
+    CHECK(std::vector{fields.local_parameter_bytes, fields.global_parameter_bytes,
+                      fields.pinned_device_parameter_bytes,
+                      fields.maximum_device_parameter_bytes} ==
+          std::vector<std::uint64_t>{10, 20, 4, 8});
 
     CHECK(eredu_parallel_model_info_owned_tensor(info, 1, &tensor, nullptr, nullptr) ==
           EREDU_E_INVALID_ARGUMENT);
     CHECK(tensor == nullptr);
     eredu_parallel_model_info* other = nullptr;
-    CHECK(eredu_parallel_model_info_new(0, 1, 1, 1, "generic", nullptr, 0, 0, 0, 0, 0, &other,
+    const eredu_topology zero = topology_of(0);
+    CHECK(eredu_parallel_model_info_new(&zero, "generic", nullptr, 0, 0, 0, 0, 0, &other,
                                         nullptr) == EREDU_E_ZERO_AXIS);
-    CHECK(eredu_parallel_model_info_new(UINT64_MAX, 2, 1, 1, "generic", nullptr, 0, 0, 0, 0, 0,
-                                        &other, nullptr) == EREDU_E_WORLD_SIZE_OVERFLOW);
-    CHECK(eredu_parallel_model_info_new(1, 1, 1, 1, nullptr, nullptr, 0, 0, 0, 0, 0, &other,
-                                        nullptr) == EREDU_E_NULL_ARGUMENT);
+    const eredu_topology huge = topology_of(UINT64_MAX, 2);
+    CHECK(eredu_parallel_model_info_new(&huge, "generic", nullptr, 0, 0, 0, 0, 0, &other,
+                                        nullptr) == EREDU_E_WORLD_SIZE_OVERFLOW);
+    const eredu_topology one = topology_of(1);
+    CHECK(eredu_parallel_model_info_new(&one, nullptr, nullptr, 0, 0, 0, 0, 0, &other, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
     const char* holes[] = {"a", nullptr};
-    CHECK(eredu_parallel_model_info_new(1, 1, 1, 1, "x", holes, 2, 0, 0, 0, 0, &other, nullptr) ==
+    CHECK(eredu_parallel_model_info_new(&one, "x", holes, 2, 0, 0, 0, 0, &other, nullptr) ==
           EREDU_E_NULL_ARGUMENT);
     const char* bad[] = {"\xff"};
-    CHECK(eredu_parallel_model_info_new(1, 1, 1, 1, "x", bad, 1, 0, 0, 0, 0, &other, nullptr) ==
+    CHECK(eredu_parallel_model_info_new(&one, "x", bad, 1, 0, 0, 0, 0, &other, nullptr) ==
           EREDU_E_INVALID_ARGUMENT);
     CHECK(other == nullptr);
+  }
+
+  TEST_CASE("parallel model info: topology and info structs, sized") {
+    const char* owned[] = {"a.weight", "b.weight"};
+    const eredu_topology sizes = topology_of(2, 3, 1, 2);
+    eredu_parallel_model_info* info = nullptr;
+    REQUIRE(eredu_parallel_model_info_new(&sizes, "llama", owned, 2, 1, 2, 3, 4, &info, nullptr) ==
+            EREDU_OK);
+    Info held(info);
+
+    // An older caller's topology: fields past its struct_size are 1.
+    eredu_topology older = topology_of(4, 9, 9, 9);
+    older.struct_size = static_cast<std::uint32_t>(offsetof(eredu_topology, pipeline));
+    eredu_parallel_model_info* defaults = nullptr;
+    REQUIRE(eredu_parallel_model_info_new(&older, "x", nullptr, 0, 0, 0, 0, 0, &defaults,
+                                          nullptr) == EREDU_OK);
+    Info held_defaults(defaults);
+    eredu_topology read = EREDU_TOPOLOGY_INIT;
+    REQUIRE(eredu_parallel_model_info_topology(defaults, &read, nullptr) == EREDU_OK);
+    CHECK(std::vector{read.tensor, read.pipeline, read.expert, read.data} ==
+          std::vector<std::uint64_t>{4, 1, 1, 1});
+
+    // The topology argument follows the input rule.
+    check_input_sizes<eredu_topology>(
+        sizes,
+        [](const eredu_topology* topology) {
+          eredu_parallel_model_info* made = nullptr;
+          const eredu_status status =
+              eredu_parallel_model_info_new(topology, "x", nullptr, 0, 0, 0, 0, 0, &made, nullptr);
+          eredu_parallel_model_info_free(made);
+          return status;
+        },
+        offsetof(eredu_topology, tensor) + 1);
+
+    const eredu_topology topology = check_output_sizes<eredu_topology>(
+        [&](eredu_topology* out) { return eredu_parallel_model_info_topology(info, out, nullptr); },
+        offsetof(eredu_topology, expert), offsetof(eredu_topology, pipeline) + 4);
+    CHECK(std::vector{topology.tensor, topology.pipeline, topology.expert, topology.data} ==
+          std::vector<std::uint64_t>{2, 3, 1, 2});
+
+    check_init_sizes<eredu_parallel_model_summary>(
+        eredu_parallel_model_summary_init,
+        offsetof(eredu_parallel_model_summary, owned_tensor_count),
+        offsetof(eredu_parallel_model_summary, effective_model_type) + 3);
+    const eredu_parallel_model_summary fields = check_output_sizes<eredu_parallel_model_summary>(
+        [&](eredu_parallel_model_summary* out) {
+          return eredu_parallel_model_info_get_summary(info, out, nullptr);
+        },
+        offsetof(eredu_parallel_model_summary, local_parameter_bytes),
+        offsetof(eredu_parallel_model_summary, global_parameter_bytes) + 1);
+    CHECK(std::string(fields.effective_model_type) == "llama");
+    CHECK(fields.effective_model_type_length == 5);
+    CHECK(fields.owned_tensor_count == 2);
+    CHECK(fields.local_parameter_bytes == 1);
+    CHECK(fields.global_parameter_bytes == 2);
+    CHECK(fields.pinned_device_parameter_bytes == 3);
+    CHECK(fields.maximum_device_parameter_bytes == 4);
+    const char* second = nullptr;
+    std::size_t length = 0;
+    REQUIRE(eredu_parallel_model_info_owned_tensor(info, 1, &second, &length, nullptr) == EREDU_OK);
+    CHECK(std::string(second) == "b.weight");
+    CHECK(length == 8);
   }
 
   TEST_CASE("derived expansion examples: shapes and dtypes") {
@@ -427,8 +500,7 @@ TEST_SUITE("capi.format") {
   }
 
   TEST_CASE("group expansion: per-member specs, scope kept, repeated companion") {
-    eredu_group_scope scope;
-    eredu_group_scope_init(&scope, nullptr);
+    eredu_group_scope scope = EREDU_GROUP_SCOPE_INIT;
     scope.kind = EREDU_SCOPE_INDEXED;
     scope.has_layer = 1;
     scope.layer = 3;
@@ -446,8 +518,7 @@ TEST_SUITE("capi.format") {
     CHECK(members[3].target == "norm");
 
     // The scope survives: a model with one layer refuses layer 3.
-    eredu_model_info info;
-    eredu_model_info_init(&info, nullptr);
+    eredu_model_info info = EREDU_MODEL_INFO_INIT;
     info.has_layers = 1;
     info.layers = 1;
     const auto model = new_model({expanded.handle.get()}, &info);
@@ -480,19 +551,15 @@ TEST_SUITE("capi.format") {
     REQUIRE(eredu_expand_linear_format_model(model.handle.get(), specs, 2, &expanded,
                                              error.slot()) == EREDU_OK);
     Model owned(expanded);
-    std::size_t tensors = 0;
-    eredu_model_tensor_count(expanded, &tensors, nullptr);
-    CHECK(tensors == 3);
-    std::uint64_t bytes = 0;
-    eredu_model_global_bytes(expanded, &bytes, nullptr);
-    CHECK(bytes == 256 * 256 + 4 + 256 * 4);
+    CHECK(eredu_model_tensor_count(expanded) == 3);
+    CHECK(eredu_model_global_bytes(expanded) == 256 * 256 + 4 + 256 * 4);
     for (std::uint64_t rank = 0; rank < 2; ++rank) {
       const auto layout = plan_tp(expanded, rank, 2);
       REQUIRE(layout.status == EREDU_OK);
       const auto weight = placement(layout.handle.get(), "q");
       const auto scale = placement(layout.handle.get(), "q.scale_inv");
-      CHECK(weight.kind == EREDU_PLACEMENT_RANGE);
-      CHECK(scale.kind == EREDU_PLACEMENT_RANGE);
+      CHECK(weight.placement == EREDU_PLACEMENT_RANGE);
+      CHECK(scale.placement == EREDU_PLACEMENT_RANGE);
       CHECK(weight.start == rank * 128);
       CHECK(scale.start == rank);
       CHECK(scale.end == rank + 1);
@@ -511,14 +578,26 @@ TEST_SUITE("capi.format") {
 
   TEST_CASE("formats, specs and the GGML table") {
     eredu_linear_format format;
-    REQUIRE(eredu_linear_format_init(&format, nullptr) == EREDU_OK);
+    REQUIRE(eredu_linear_format_init(&format, sizeof format, nullptr) == EREDU_OK);
     CHECK(format.struct_size == sizeof(eredu_linear_format));
     CHECK(format.kind == EREDU_LINEAR_FORMAT_DENSE);
     CHECK(format.affine_group_size == 64);
     CHECK(format.affine_bits == 4);
+    CHECK(format.ggml_type == 0);
     CHECK(format.block_rows == 128);
     CHECK(format.block_columns == 128);
+    CHECK(format.scale_encoding == EREDU_BLOCK_FP8_SCALE_FLOAT);
     CHECK(eredu_linear_format_validate(&format, nullptr) == EREDU_OK);
+    // The macro holds the same defaults.
+    const eredu_linear_format macro = EREDU_LINEAR_FORMAT_INIT;
+    CHECK(macro.struct_size == format.struct_size);
+    CHECK(macro.kind == format.kind);
+    CHECK(macro.affine_group_size == format.affine_group_size);
+    CHECK(macro.affine_bits == format.affine_bits);
+    CHECK(macro.ggml_type == format.ggml_type);
+    CHECK(macro.block_rows == format.block_rows);
+    CHECK(macro.block_columns == format.block_columns);
+    CHECK(macro.scale_encoding == format.scale_encoding);
 
     ErrorSlot error;
     const eredu_linear_format bad_group = affine(48, 7);
@@ -543,7 +622,7 @@ TEST_SUITE("capi.format") {
     CHECK(error.get() == nullptr);
 
     eredu_ggml_type_info info;
-    REQUIRE(eredu_ggml_type_info_init(&info, nullptr) == EREDU_OK);
+    REQUIRE(eredu_ggml_type_info_init(&info, sizeof info, nullptr) == EREDU_OK);
     REQUIRE(eredu_ggml_type_by_code(12, &info, nullptr) == EREDU_OK);
     CHECK(std::string(info.name) == "Q4_K");
     CHECK(info.block_values == 256);
@@ -564,6 +643,107 @@ TEST_SUITE("capi.format") {
     CHECK(error.message() == "no GGML tensor type is named \"Q9_K\"");
   }
 
+  TEST_CASE("format and projection structs follow the sized-struct rule") {
+    check_init_sizes<eredu_linear_format>(eredu_linear_format_init,
+                                          offsetof(eredu_linear_format, ggml_type),
+                                          offsetof(eredu_linear_format, kind) + 2);
+    check_init_sizes<eredu_linear_format_spec>(eredu_linear_format_spec_init,
+                                               offsetof(eredu_linear_format_spec, scale),
+                                               offsetof(eredu_linear_format_spec, format) + 1);
+    check_init_sizes<eredu_ggml_type_info>(eredu_ggml_type_info_init,
+                                           offsetof(eredu_ggml_type_info, block_values),
+                                           offsetof(eredu_ggml_type_info, name) + 4);
+    check_init_sizes<eredu_module_parameter>(eredu_module_parameter_init,
+                                             offsetof(eredu_module_parameter, ndim),
+                                             offsetof(eredu_module_parameter, shape) + 2);
+    check_init_sizes<eredu_projection>(eredu_projection_init,
+                                       offsetof(eredu_projection, parameters),
+                                       offsetof(eredu_projection, parameter_count) + 7);
+
+    const eredu_linear_format affine_64_4 = affine(64, 4);
+    check_input_sizes<eredu_linear_format>(
+        affine_64_4,
+        [](const eredu_linear_format* format) {
+          return eredu_linear_format_validate(format, nullptr);
+        },
+        offsetof(eredu_linear_format, affine_bits) + 1);
+    const eredu_linear_format_spec spec = spec_of(&affine_64_4, "s", "b");
+    check_input_sizes<eredu_linear_format_spec>(
+        spec,
+        [](const eredu_linear_format_spec* given) {
+          return eredu_linear_format_spec_validate(given, nullptr);
+        },
+        offsetof(eredu_linear_format_spec, affine_bias) + 1);
+    const eredu_ggml_type_info q4k = check_output_sizes<eredu_ggml_type_info>(
+        [](eredu_ggml_type_info* out) { return eredu_ggml_type_by_code(12, out, nullptr); },
+        offsetof(eredu_ggml_type_info, block_values), offsetof(eredu_ggml_type_info, name) + 1);
+    CHECK(q4k.code == 12);
+    CHECK(std::string(q4k.name) == "Q4_K");
+    CHECK(q4k.block_values == 256);
+    CHECK(q4k.block_bytes == 144);
+
+    // A caller's format that ends before the affine fields gets their
+    // defaults (64/4), so an AFFINE kind validates.
+    eredu_linear_format older = affine(48, 7);
+    older.struct_size =
+        static_cast<std::uint32_t>(offsetof(eredu_linear_format, affine_group_size));
+    CHECK(eredu_linear_format_validate(&older, nullptr) == EREDU_OK);
+    older.struct_size = static_cast<std::uint32_t>(offsetof(eredu_linear_format, affine_bits));
+    ErrorSlot error;
+    CHECK(eredu_linear_format_validate(&older, error.slot()) == EREDU_E_INVALID_FORMAT);
+    CHECK(error.message() == "group_size must be 16 or a positive multiple of 32, got 48");
+    // A spec ending before its flags ignores whatever lies past it.
+    eredu_linear_format_spec short_spec = spec_of(&affine_64_4, "s", "b");
+    short_spec.has_companion_dtype = 7;
+    short_spec.raw = 9;
+    short_spec.struct_size =
+        static_cast<std::uint32_t>(offsetof(eredu_linear_format_spec, has_companion_dtype));
+    CHECK(eredu_linear_format_spec_validate(&short_spec, nullptr) == EREDU_OK);
+
+    const Shape shape{16, 8};
+    const auto module = parameters({{"p.weight", &shape}});
+    const auto module_pointers = pointers(module);
+    check_input_sizes<eredu_module_parameter>(
+        module[0],
+        [](const eredu_module_parameter* parameter) {
+          const eredu_module_parameter* list[] = {parameter};
+          eredu_group* group = nullptr;
+          const eredu_status status =
+              eredu_projection_parameter_group("p", EREDU_ROLE_COLUMN_PROJECTION, nullptr, list, 1,
+                                               EREDU_PROJECTION_COLUMN, &group, nullptr);
+          eredu_group_free(group);
+          return status;
+        },
+        offsetof(eredu_module_parameter, ndim) + 1);
+    eredu_projection projection = EREDU_PROJECTION_INIT;
+    projection.parameters = module_pointers.data();
+    projection.parameter_count = 1;
+    projection.placement = EREDU_PROJECTION_COLUMN;
+    check_input_sizes<eredu_projection>(
+        projection,
+        [](const eredu_projection* given) {
+          const eredu_projection* list[] = {given};
+          eredu_group* group = nullptr;
+          const eredu_status status = eredu_partitioned_projection_group(
+              "c", EREDU_ROLE_COLUMN_PROJECTION, nullptr, list, 1, 4, &group, nullptr);
+          eredu_group_free(group);
+          return status;
+        },
+        offsetof(eredu_projection, placement) + 1);
+    // A module parameter ending before its dtype fields has none.
+    eredu_module_parameter untyped = module[0];
+    untyped.has_dtype = 5;
+    untyped.struct_size = static_cast<std::uint32_t>(offsetof(eredu_module_parameter, has_dtype));
+    const eredu_module_parameter* untyped_list[] = {&untyped};
+    eredu_group* group = nullptr;
+    REQUIRE(eredu_projection_parameter_group("p", EREDU_ROLE_COLUMN_PROJECTION, nullptr,
+                                             untyped_list, 1, EREDU_PROJECTION_COLUMN, &group,
+                                             nullptr) == EREDU_OK);
+    Group owned(group);
+    CHECK(members_of(group) ==
+          std::vector{expected("p.weight", {16, 8}, std::nullopt, EREDU_SHARDING_EQUAL, 0)});
+  }
+
   TEST_CASE("projection helpers and aligned units") {
     const Shape w{16, 8}, b{16};
     const auto module = parameters({{"p.weight", &w}, {"p.bias", &b}});
@@ -578,8 +758,11 @@ TEST_SUITE("capi.format") {
                       expected("p.bias", {16}, std::nullopt)});
 
     eredu_projection column;
-    REQUIRE(eredu_projection_init(&column, nullptr) == EREDU_OK);
+    REQUIRE(eredu_projection_init(&column, sizeof column, nullptr) == EREDU_OK);
+    CHECK(column.struct_size == sizeof(eredu_projection));
     CHECK(column.placement == EREDU_PROJECTION_REPLICATED);
+    CHECK(column.parameters == nullptr);
+    CHECK(column.parameter_count == 0);
     column.parameters = module_pointers.data();
     column.parameter_count = 2;
     column.placement = EREDU_PROJECTION_COLUMN;
@@ -587,10 +770,7 @@ TEST_SUITE("capi.format") {
     REQUIRE(eredu_partitioned_projection_group("c", EREDU_ROLE_COLUMN_PROJECTION, nullptr,
                                                projections, 1, 12, &group, nullptr) == EREDU_OK);
     Group partitioned(group);
-    std::uint64_t units = 0;
-    bool present = false;
-    eredu_group_partition_units(group, &units, &present, nullptr);
-    CHECK(units == 4);
+    CHECK(units_of(group) == 4);
 
     ErrorSlot error;
     CHECK(eredu_partitioned_projection_group("c", EREDU_ROLE_COLUMN_PROJECTION, nullptr,
@@ -612,11 +792,16 @@ TEST_SUITE("capi.format") {
 
   TEST_CASE("misuse: NULLs, enums, struct sizes, flags") {
     ErrorSlot error;
-    CHECK(eredu_linear_format_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_linear_format_spec_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_ggml_type_info_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_module_parameter_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_projection_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_linear_format_init(nullptr, sizeof(eredu_linear_format), nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_linear_format_spec_init(nullptr, sizeof(eredu_linear_format_spec), nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_ggml_type_info_init(nullptr, sizeof(eredu_ggml_type_info), nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_module_parameter_init(nullptr, sizeof(eredu_module_parameter), nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_projection_init(nullptr, sizeof(eredu_projection), nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
     CHECK(eredu_linear_format_validate(nullptr, error.slot()) == EREDU_E_NULL_ARGUMENT);
 
     eredu_linear_format format = format_of(EREDU_LINEAR_FORMAT_DENSE);
@@ -629,8 +814,9 @@ TEST_SUITE("capi.format") {
     format = gguf(12);
     format.scale_encoding = 99;  // ignored by other kinds
     CHECK(eredu_linear_format_validate(&format, nullptr) == EREDU_OK);
-    format.struct_size = 4;
+    format.struct_size = 6;  // ends inside `kind`
     CHECK(eredu_linear_format_validate(&format, error.slot()) == EREDU_E_INVALID_ARGUMENT);
+    CHECK(error.message() == "format->struct_size 6 ends inside field kind");
 
     const eredu_linear_format affine_64_4 = affine(64, 4);
     eredu_linear_format_spec spec = spec_of(nullptr);
@@ -652,8 +838,7 @@ TEST_SUITE("capi.format") {
     spec.struct_size = 0;
     CHECK(eredu_linear_format_spec_validate(&spec, error.slot()) == EREDU_E_INVALID_ARGUMENT);
 
-    eredu_ggml_type_info info;
-    eredu_ggml_type_info_init(&info, nullptr);
+    eredu_ggml_type_info info = EREDU_GGML_TYPE_INFO_INIT;
     CHECK(eredu_ggml_type_by_code(0, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
     CHECK(eredu_ggml_type_by_name(nullptr, &info, nullptr) == EREDU_E_NULL_ARGUMENT);
     info.struct_size = 1;
@@ -679,17 +864,15 @@ TEST_SUITE("capi.format") {
     CHECK(list == nullptr);
     REQUIRE(eredu_expand_linear_format_member(&desc, &good, &list, nullptr) == EREDU_OK);
     MemberList held(list);
-    eredu_member_desc out;
-    eredu_member_desc_init(&out, nullptr);
+    eredu_member_desc out = EREDU_MEMBER_DESC_INIT;
     CHECK(eredu_member_list_get(list, 3, &out, error.slot()) == EREDU_E_INVALID_ARGUMENT);
     CHECK(out.target == nullptr);
     CHECK(eredu_member_list_get(nullptr, 0, &out, nullptr) == EREDU_E_NULL_ARGUMENT);
     CHECK(eredu_member_list_get(list, 0, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
     out.struct_size = 3;
     CHECK(eredu_member_list_get(list, 0, &out, nullptr) == EREDU_E_INVALID_ARGUMENT);
-    std::size_t count = 9;
-    CHECK(eredu_member_list_count(nullptr, &count, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(count == 0);
+    CHECK(eredu_member_list_count(nullptr) == 0);
+    CHECK(eredu_member_list_count(list) == 3);
     eredu_member_list_free(nullptr);
 
     const auto group = new_group("g", EREDU_ROLE_REPLICATED, std::nullopt, {matrix});
@@ -714,13 +897,14 @@ TEST_SUITE("capi.format") {
     const eredu_linear_format_spec* unsized_specs[] = {&unsized};
     CHECK(eredu_expand_linear_format_group(group.handle.get(), unsized_specs, 1, &expanded,
                                            error.slot()) == EREDU_E_INVALID_ARGUMENT);
-    CHECK(error.message() == "specs[0]->struct_size is 1, expected " +
-                                 std::to_string(sizeof(eredu_linear_format_spec)));
+    CHECK(error.message() ==
+          "specs[0]->struct_size is 1; it must be the caller's sizeof, between 4 and 4096");
     CHECK(expanded == nullptr);
     eredu_model* model = nullptr;
     CHECK(eredu_expand_linear_format_model(nullptr, nullptr, 0, &model, nullptr) ==
           EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_group_members(nullptr, &list, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_expand_linear_format_model(nullptr, nullptr, 0, nullptr, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
 
     // Projection entry points.
     const Shape shape{4, 4};
@@ -756,8 +940,7 @@ TEST_SUITE("capi.format") {
     const eredu_projection* null_projection[] = {nullptr};
     CHECK(eredu_partitioned_projection_group("p", EREDU_ROLE_REPLICATED, nullptr, null_projection,
                                              1, 4, &out_group, nullptr) == EREDU_E_NULL_ARGUMENT);
-    eredu_projection projection;
-    eredu_projection_init(&projection, nullptr);
+    eredu_projection projection = EREDU_PROJECTION_INIT;
     projection.parameters = module_pointers.data();
     projection.parameter_count = 1;
     projection.placement = 7;
@@ -778,10 +961,43 @@ TEST_SUITE("capi.format") {
     CHECK(eredu_aligned_partition_units("x", 1, 1, 1, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
 
     eredu_parallel_model_info_free(nullptr);
-    std::uint64_t value = 0;
-    CHECK(eredu_parallel_model_info_topology(nullptr, &value, &value, &value, &value, nullptr) ==
+    eredu_topology topology = topology_of(7);
+    CHECK(eredu_parallel_model_info_topology(nullptr, &topology, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(topology.tensor == 0);  // zeroed on failure
+    eredu_parallel_model_summary fields = EREDU_PARALLEL_MODEL_SUMMARY_INIT;
+    fields.owned_tensor_count = 5;
+    CHECK(eredu_parallel_model_info_get_summary(nullptr, &fields, nullptr) ==
           EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_parallel_model_info_bytes(nullptr, &value, &value, &value, &value, nullptr) ==
+    CHECK(fields.owned_tensor_count == 0);
+    CHECK(eredu_parallel_model_info_owned_tensor_count(nullptr) == 0);
+    const char* owned[] = {"t"};
+    const eredu_topology one = topology_of(1);
+    eredu_parallel_model_info* model_info = nullptr;
+    REQUIRE(eredu_parallel_model_info_new(&one, "m", owned, 1, 0, 0, 0, 0, &model_info, nullptr) ==
+            EREDU_OK);
+    Info held_info(model_info);
+    CHECK(eredu_parallel_model_info_topology(model_info, nullptr, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_parallel_model_info_get_summary(model_info, nullptr, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    eredu_parallel_model_info* none = nullptr;
+    CHECK(eredu_parallel_model_info_new(nullptr, "m", owned, 1, 0, 0, 0, 0, &none, error.slot()) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(error.message() == "argument topology is NULL");
+    CHECK(eredu_parallel_model_info_new(&one, "m", owned, 1, 0, 0, 0, 0, nullptr, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    // Argument errors come before the topology's own rules.
+    const eredu_topology zero = topology_of(0);
+    CHECK(eredu_parallel_model_info_new(&zero, nullptr, owned, 1, 0, 0, 0, 0, &none, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(none == nullptr);
+    const char* text = "x";
+    std::size_t length = 3;
+    CHECK(eredu_parallel_model_info_owned_tensor(nullptr, 0, &text, &length, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(text == nullptr);
+    CHECK(length == 0);
+    CHECK(eredu_parallel_model_info_owned_tensor(model_info, 0, nullptr, nullptr, nullptr) ==
           EREDU_E_NULL_ARGUMENT);
   }
 }

@@ -32,12 +32,10 @@ TEST_SUITE("capi.group") {
         new_group("query", EREDU_ROLE_ATTENTION_HEADS, 4,
                   {sharded("q.weight", {8, 8}, EREDU_SHARDING_PARTITIONED, 0)});
     REQUIRE(partitioned.status == EREDU_OK);
-    std::uint64_t units = 0;
-    bool present = false;
-    CHECK(eredu_group_partition_units(partitioned.handle.get(), &units, &present, nullptr) ==
-          EREDU_OK);
-    CHECK(present);
-    CHECK(units == 4);
+    eredu_group_info info = EREDU_GROUP_INFO_INIT;
+    CHECK(eredu_group_get_info(partitioned.handle.get(), &info, nullptr) == EREDU_OK);
+    CHECK(info.has_partition_units == 1);
+    CHECK(info.partition_units == 4);
 
     // Units without a partitioned member break the contract the other way.
     const auto units_only =
@@ -73,8 +71,8 @@ TEST_SUITE("capi.group") {
     // A NULL member array with count 0 is allowed, and is the same empty group.
     eredu_group* group = nullptr;
     ErrorSlot error;
-    CHECK(eredu_group_new("empty", EREDU_ROLE_REPLICATED, 0, 0, nullptr, nullptr, 0, &group,
-                          error.slot()) == EREDU_E_INVALID_GROUP);
+    CHECK(group_new_with("empty", EREDU_ROLE_REPLICATED, 0, 0, nullptr, nullptr, 0, &group,
+                         error.slot()) == EREDU_E_INVALID_GROUP);
     CHECK(group == nullptr);
     CHECK(error.code() == EREDU_E_INVALID_GROUP);
 
@@ -92,47 +90,68 @@ TEST_SUITE("capi.group") {
     REQUIRE(made.status == EREDU_OK);
     const eredu_group* group = made.handle.get();
 
-    const char* name = nullptr;
-    std::size_t length = 0;
-    CHECK(eredu_group_name(group, &name, &length, nullptr) == EREDU_OK);
-    CHECK(std::string(name) == "decoder.mlp.down");
-    CHECK(length == std::strlen("decoder.mlp.down"));
-    CHECK(eredu_group_name(group, &name, nullptr, nullptr) == EREDU_OK);
+    eredu_group_info info = EREDU_GROUP_INFO_INIT;
+    CHECK(eredu_group_get_info(group, &info, nullptr) == EREDU_OK);
+    CHECK(std::string(info.name) == "decoder.mlp.down");
+    CHECK(info.name_length == std::strlen("decoder.mlp.down"));
+    CHECK(info.role == EREDU_ROLE_ROW_PROJECTION);
+    CHECK(info.has_partition_units == 0);
+    CHECK(info.partition_units == 0);
+    CHECK(info.member_count == 3);
+    CHECK(info.scope_kind == EREDU_SCOPE_ALL);
+    CHECK(info.has_layer == 0);
+    CHECK(info.has_expert == 0);
 
-    eredu_role role = 99;
-    CHECK(eredu_group_role(group, &role, nullptr) == EREDU_OK);
-    CHECK(role == EREDU_ROLE_ROW_PROJECTION);
-
-    std::uint64_t units = 7;
-    bool present = true;
-    CHECK(eredu_group_partition_units(group, &units, &present, nullptr) == EREDU_OK);
-    CHECK_FALSE(present);
-    CHECK(units == 0);
-
-    std::size_t count = 0;
-    CHECK(eredu_group_member_count(group, &count, nullptr) == EREDU_OK);
-    CHECK(count == 3);
-
-    // Member order is the declaration order, not sorted.
-    const char* target = nullptr;
-    CHECK(eredu_group_member_target(group, 0, &target, &length, nullptr) == EREDU_OK);
-    CHECK(std::string(target) == "down.weight");
-    CHECK(length == 11);
-    CHECK(eredu_group_member_target(group, 2, &target, nullptr, nullptr) == EREDU_OK);
-    CHECK(std::string(target) == "down.bias");
+    // Member order is the declaration order, not sorted; a member reads back
+    // as the descriptor that built it.
+    eredu_member_desc member = EREDU_MEMBER_DESC_INIT;
+    CHECK(eredu_group_member(group, 0, &member, nullptr) == EREDU_OK);
+    CHECK(std::string(member.target) == "down.weight");
+    CHECK(std::vector<std::uint64_t>(member.shape, member.shape + member.ndim) ==
+          std::vector<std::uint64_t>{8, 16});
+    CHECK(member.sharding == EREDU_SHARDING_EQUAL);
+    CHECK(member.axis == 1);
+    CHECK(member.has_dtype == 1);
+    CHECK(member.dtype == EREDU_DTYPE_F32);
+    CHECK(member.segment_count == 0);
+    CHECK(eredu_group_member(group, 2, &member, nullptr) == EREDU_OK);
+    CHECK(std::string(member.target) == "down.bias");
+    CHECK(member.sharding == EREDU_SHARDING_REPLICATED);
 
     ErrorSlot error;
-    CHECK(eredu_group_member_target(group, 3, &target, &length, error.slot()) ==
-          EREDU_E_INVALID_ARGUMENT);
-    CHECK(target == nullptr);
-    CHECK(length == 0);
+    CHECK(eredu_group_member(group, 3, &member, error.slot()) == EREDU_E_INVALID_ARGUMENT);
+    CHECK(error.message() == "member index 3 is out of range (count 3)");
+    CHECK(member.target == nullptr);
+    CHECK(member.ndim == 0);
+  }
+
+  TEST_CASE("a member reads back with its segments and a scope with its layer") {
+    eredu_group_scope scope = EREDU_GROUP_SCOPE_INIT;
+    scope.kind = EREDU_SCOPE_INDEXED;
+    scope.has_layer = 1;
+    scope.layer = 5;
+    const auto made = new_group(
+        "qkv", EREDU_ROLE_SEGMENTED, std::nullopt,
+        {sharded("qkv.weight", {16, 8}, EREDU_SHARDING_SEGMENTED, 0, {0, 8, 8, 16})}, &scope);
+    REQUIRE(made.status == EREDU_OK);
+    eredu_member_desc member = EREDU_MEMBER_DESC_INIT;
+    REQUIRE(eredu_group_member(made.handle.get(), 0, &member, nullptr) == EREDU_OK);
+    CHECK(member.segment_count == 2);
+    CHECK(std::vector<std::uint64_t>(member.segments, member.segments + 4) ==
+          std::vector<std::uint64_t>{0, 8, 8, 16});
+    eredu_group_info info = EREDU_GROUP_INFO_INIT;
+    REQUIRE(eredu_group_get_info(made.handle.get(), &info, nullptr) == EREDU_OK);
+    CHECK(info.scope_kind == EREDU_SCOPE_INDEXED);
+    CHECK(info.has_layer == 1);
+    CHECK(info.layer == 5);
+    CHECK(info.has_expert == 0);
   }
 
   TEST_CASE("descriptors are copied") {
     std::string target = "w.weight";
     std::vector<std::uint64_t> shape{4, 6};
     eredu_member_desc desc;
-    REQUIRE(eredu_member_desc_init(&desc, nullptr) == EREDU_OK);
+    REQUIRE(eredu_member_desc_init(&desc, sizeof desc, nullptr) == EREDU_OK);
     desc.target = target.c_str();
     desc.shape = shape.data();
     desc.ndim = shape.size();
@@ -140,15 +159,16 @@ TEST_SUITE("capi.group") {
     desc.axis = 1;
     const eredu_member_desc* members[] = {&desc};
     eredu_group* raw = nullptr;
-    REQUIRE(eredu_group_new("w", EREDU_ROLE_COLUMN_PROJECTION, 0, 0, nullptr, members, 1, &raw,
-                            nullptr) == EREDU_OK);
+    REQUIRE(group_new_with("w", EREDU_ROLE_COLUMN_PROJECTION, 0, 0, nullptr, members, 1, &raw,
+                           nullptr) == EREDU_OK);
     Group group(raw);
     target.assign("overwritten");
     shape.assign({1, 1});
 
-    const char* stored = nullptr;
-    CHECK(eredu_group_member_target(group.get(), 0, &stored, nullptr, nullptr) == EREDU_OK);
-    CHECK(std::string(stored) == "w.weight");
+    eredu_member_desc stored = EREDU_MEMBER_DESC_INIT;
+    CHECK(eredu_group_member(group.get(), 0, &stored, nullptr) == EREDU_OK);
+    CHECK(std::string(stored.target) == "w.weight");
+    CHECK(stored.shape[1] == 6);
 
     // The model copies the group too: free the group, then plan.
     auto model = new_model({group.get()});
@@ -162,11 +182,10 @@ TEST_SUITE("capi.group") {
 
   TEST_CASE("scopes decide pipeline ownership") {
     eredu_group_scope embedding;
-    REQUIRE(eredu_group_scope_init(&embedding, nullptr) == EREDU_OK);
+    REQUIRE(eredu_group_scope_init(&embedding, sizeof embedding, nullptr) == EREDU_OK);
     CHECK(embedding.kind == EREDU_SCOPE_ALL);
     embedding.kind = EREDU_SCOPE_EMBEDDING;
-    eredu_group_scope layer3;
-    eredu_group_scope_init(&layer3, nullptr);
+    eredu_group_scope layer3 = EREDU_GROUP_SCOPE_INIT;
     layer3.kind = EREDU_SCOPE_INDEXED;
     layer3.has_layer = 1;
     layer3.layer = 3;
@@ -179,7 +198,7 @@ TEST_SUITE("capi.group") {
     REQUIRE(layer.status == EREDU_OK);
 
     eredu_model_info info;
-    REQUIRE(eredu_model_info_init(&info, nullptr) == EREDU_OK);
+    REQUIRE(eredu_model_info_init(&info, sizeof info, nullptr) == EREDU_OK);
     info.has_layers = 1;
     info.layers = 4;
     const auto model = new_model({embed.handle.get(), layer.handle.get()}, &info);
@@ -190,27 +209,25 @@ TEST_SUITE("capi.group") {
     const auto last = plan(model.handle.get(), 1, 2, 1, 1, 1);
     REQUIRE(first.status == EREDU_OK);
     REQUIRE(last.status == EREDU_OK);
-    CHECK(placement(first.handle.get(), "embed.weight").kind == EREDU_PLACEMENT_REPLICATED);
-    CHECK(placement(first.handle.get(), "layers.3.norm").kind == EREDU_PLACEMENT_OMIT);
-    CHECK(placement(last.handle.get(), "embed.weight").kind == EREDU_PLACEMENT_OMIT);
-    CHECK(placement(last.handle.get(), "layers.3.norm").kind == EREDU_PLACEMENT_REPLICATED);
+    CHECK(placement(first.handle.get(), "embed.weight").placement == EREDU_PLACEMENT_REPLICATED);
+    CHECK(placement(first.handle.get(), "layers.3.norm").placement == EREDU_PLACEMENT_OMIT);
+    CHECK(placement(last.handle.get(), "embed.weight").placement == EREDU_PLACEMENT_OMIT);
+    CHECK(placement(last.handle.get(), "layers.3.norm").placement == EREDU_PLACEMENT_REPLICATED);
 
     // Omitted: empty local shape, 0 bytes (known), no logical range.
     const eredu_layout* omitted = last.handle.get();
     CHECK(local_shape(omitted, "embed.weight").empty());
     CHECK(local_bytes(omitted, "embed.weight") == std::optional<std::uint64_t>(0));
     CHECK_FALSE(logical_range(omitted, "embed.weight").has_value());
-    eredu_layout_totals totals;
-    eredu_layout_totals_init(&totals, nullptr);
-    CHECK(eredu_layout_get_totals(omitted, &totals, nullptr) == EREDU_OK);
+    eredu_layout_info totals = EREDU_LAYOUT_INFO_INIT;
+    CHECK(eredu_layout_get_info(omitted, &totals, nullptr) == EREDU_OK);
     CHECK(totals.materialized_tensors == 1);
     CHECK(totals.omitted_tensors == 1);
     CHECK(totals.local_bytes == 16);
     CHECK(totals.global_bytes == 176);
 
     // A scope outside the model's layers is rejected when building the model.
-    eredu_group_scope far;
-    eredu_group_scope_init(&far, nullptr);
+    eredu_group_scope far = EREDU_GROUP_SCOPE_INIT;
     far.kind = EREDU_SCOPE_INDEXED;
     far.has_layer = 1;
     far.layer = 4;

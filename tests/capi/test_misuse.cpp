@@ -23,8 +23,7 @@ T* garbage() {
 }
 
 eredu_member_desc equal_member(const char* target, const std::uint64_t* shape, std::size_t ndim) {
-  eredu_member_desc desc;
-  eredu_member_desc_init(&desc, nullptr);
+  eredu_member_desc desc = EREDU_MEMBER_DESC_INIT;
   desc.target = target;
   desc.shape = shape;
   desc.ndim = ndim;
@@ -42,7 +41,7 @@ eredu_status group_with(const eredu_member_desc& desc, const eredu_group_scope* 
   eredu_group* group = garbage<eredu_group>();
   eredu_error* error = nullptr;
   const eredu_status status =
-      eredu_group_new(name, role, has_units, 4, scope, members, 1, &group, &error);
+      group_new_with(name, role, has_units, 4, scope, members, 1, &group, &error);
   if (status == EREDU_OK) {
     CHECK(error == nullptr);
     eredu_group_free(group);
@@ -66,8 +65,8 @@ Planned planned_down() {
   desc.axis = 1;
   const eredu_member_desc* members[] = {&desc};
   eredu_group* group = nullptr;
-  REQUIRE(eredu_group_new("down", EREDU_ROLE_ROW_PROJECTION, 0, 0, nullptr, members, 1, &group,
-                          nullptr) == EREDU_OK);
+  REQUIRE(group_new_with("down", EREDU_ROLE_ROW_PROJECTION, 0, 0, nullptr, members, 1, &group,
+                         nullptr) == EREDU_OK);
   Group owned(group);
   Planned planned{new_model({group}), {}};
   planned.layout = plan_tp(planned.model.handle.get(), 1, 2);
@@ -92,6 +91,7 @@ TEST_SUITE("capi.misuse") {
     EREDU_CHECK_NAME(EREDU_E_IO);
     EREDU_CHECK_NAME(EREDU_E_UNSUPPORTED_MODEL);
     EREDU_CHECK_NAME(EREDU_E_CHECKPOINT_MISMATCH);
+    EREDU_CHECK_NAME(EREDU_E_CANCELLED);
     EREDU_CHECK_NAME(EREDU_E_INTERNAL);
     EREDU_CHECK_NAME(EREDU_E_INVALID_GROUP);
     EREDU_CHECK_NAME(EREDU_E_INVALID_TENSOR);
@@ -142,7 +142,7 @@ TEST_SUITE("capi.misuse") {
 #undef EREDU_CHECK_NAME
     CHECK(EREDU_E_INVALID_GROUP == 100);
     CHECK(EREDU_E_INVALID_COMPLETION_POLICY == 900);
-    for (eredu_status unknown : {-1, 12, 98, 211, 1000, INT32_MIN, INT32_MAX}) {
+    for (eredu_status unknown : {-1, 13, 98, 211, 1000, INT32_MIN, INT32_MAX}) {
       CHECK(std::string(eredu_status_name(unknown)) == "EREDU_E_UNKNOWN");
     }
   }
@@ -163,20 +163,20 @@ TEST_SUITE("capi.misuse") {
     eredu_error_free(nullptr);
 
     // An error slot left NULL still gets the status.
-    CHECK(eredu_group_new(nullptr, 0, 0, 0, nullptr, nullptr, 0, nullptr, nullptr) ==
+    CHECK(group_new_with(nullptr, 0, 0, 0, nullptr, nullptr, 0, nullptr, nullptr) ==
           EREDU_E_NULL_ARGUMENT);
 
     // Success clears a stale pointer in the slot.
     eredu_member_desc desc;
     eredu_error* error = garbage<eredu_error>();
-    CHECK(eredu_member_desc_init(&desc, &error) == EREDU_OK);
+    CHECK(eredu_member_desc_init(&desc, sizeof desc, &error) == EREDU_OK);
     CHECK(error == nullptr);
   }
 
   TEST_CASE("init functions") {
     eredu_member_desc desc;
     std::memset(&desc, 0xff, sizeof desc);
-    REQUIRE(eredu_member_desc_init(&desc, nullptr) == EREDU_OK);
+    REQUIRE(eredu_member_desc_init(&desc, sizeof desc, nullptr) == EREDU_OK);
     CHECK(desc.struct_size == sizeof(eredu_member_desc));
     CHECK(desc.target == nullptr);
     CHECK(desc.shape == nullptr);
@@ -189,19 +189,76 @@ TEST_SUITE("capi.misuse") {
 
     eredu_model_info info;
     std::memset(&info, 0xff, sizeof info);
-    REQUIRE(eredu_model_info_init(&info, nullptr) == EREDU_OK);
+    REQUIRE(eredu_model_info_init(&info, sizeof info, nullptr) == EREDU_OK);
     CHECK(info.struct_size == sizeof(eredu_model_info));
     CHECK(info.name == nullptr);
     CHECK(info.has_layers == 0);
     CHECK(info.has_experts == 0);
 
+    eredu_topology topology;
+    std::memset(&topology, 0xff, sizeof topology);
+    REQUIRE(eredu_topology_init(&topology, sizeof topology, nullptr) == EREDU_OK);
+    CHECK(topology.struct_size == sizeof topology);
+    CHECK(topology.tensor == 1);
+    CHECK(topology.pipeline == 1);
+    CHECK(topology.expert == 1);
+    CHECK(topology.data == 1);
+
+    eredu_plan_options options;
+    std::memset(&options, 0xff, sizeof options);
+    REQUIRE(eredu_plan_options_init(&options, sizeof options, nullptr) == EREDU_OK);
+    CHECK(options.struct_size == sizeof options);
+    CHECK(options.policy == EREDU_POLICY_REQUIRE);
+    CHECK(options.threads == 0);
+    CHECK((options.progress == nullptr));
+    CHECK(options.progress_data == nullptr);
+
     ErrorSlot error;
-    CHECK(eredu_member_desc_init(nullptr, error.slot()) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_member_desc_init(nullptr, sizeof desc, error.slot()) == EREDU_E_NULL_ARGUMENT);
     CHECK(error.code() == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_group_scope_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_model_info_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_placement_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_layout_totals_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_group_scope_init(nullptr, 8, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_model_info_init(nullptr, 8, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_group_info_init(nullptr, 8, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_layout_info_init(nullptr, 8, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_layout_tensor_info_init(nullptr, 8, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_topology_init(nullptr, 8, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_plan_options_init(nullptr, 8, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_check_options_init(nullptr, 8, nullptr) == EREDU_E_NULL_ARGUMENT);
+  }
+
+  TEST_CASE("init with the caller's size: smaller, inside a field, larger") {
+    // A size that covers only the first fields initializes only those.
+    eredu_topology topology;
+    std::memset(&topology, 0xff, sizeof topology);
+    const std::size_t two_axes = offsetof(eredu_topology, expert);
+    REQUIRE(eredu_topology_init(&topology, two_axes, nullptr) == EREDU_OK);
+    CHECK(topology.struct_size == two_axes);
+    CHECK(topology.tensor == 1);
+    CHECK(topology.pipeline == 1);
+    CHECK(topology.expert == UINT64_MAX);  // past the caller's size: untouched
+    CHECK(topology.data == UINT64_MAX);
+
+    ErrorSlot error;
+    CHECK(eredu_topology_init(&topology, 3, error.slot()) == EREDU_E_INVALID_ARGUMENT);
+    CHECK(error.message() ==
+          "topology->struct_size is 3; it must be the caller's sizeof, between 4 and 4096");
+    CHECK(eredu_topology_init(&topology, offsetof(eredu_topology, tensor) + 4, error.slot()) ==
+          EREDU_E_INVALID_ARGUMENT);
+    CHECK(error.message() == "topology->struct_size " +
+                                 std::to_string(offsetof(eredu_topology, tensor) + 4) +
+                                 " ends inside field tensor");
+    CHECK(eredu_topology_init(&topology, 5000, error.slot()) == EREDU_E_INVALID_ARGUMENT);
+
+    // A larger caller struct: zeroes past this library's fields.
+    struct Larger {
+      eredu_topology topology;
+      std::uint64_t later_field;
+    } larger;
+    std::memset(&larger, 0xff, sizeof larger);
+    REQUIRE(eredu_topology_init(&larger.topology, sizeof larger, nullptr) == EREDU_OK);
+    CHECK(larger.topology.struct_size == sizeof larger);
+    CHECK(larger.topology.tensor == 1);
+    CHECK(larger.later_field == 0);
   }
 
   TEST_CASE("eredu_group_new rejects misuse") {
@@ -213,18 +270,18 @@ TEST_SUITE("capi.misuse") {
       const eredu_member_desc* members[] = {&good};
       eredu_group* group = garbage<eredu_group>();
       ErrorSlot error;
-      CHECK(eredu_group_new(nullptr, 0, 0, 0, nullptr, members, 1, &group, error.slot()) ==
+      CHECK(group_new_with(nullptr, 0, 0, 0, nullptr, members, 1, &group, error.slot()) ==
             EREDU_E_NULL_ARGUMENT);
       CHECK(group == nullptr);
       CHECK(error.code() == EREDU_E_NULL_ARGUMENT);
-      CHECK(eredu_group_new("g", 0, 0, 0, nullptr, members, 1, nullptr, error.slot()) ==
+      CHECK(group_new_with("g", 0, 0, 0, nullptr, members, 1, nullptr, error.slot()) ==
             EREDU_E_NULL_ARGUMENT);
       group = garbage<eredu_group>();
-      CHECK(eredu_group_new("g", 0, 0, 0, nullptr, nullptr, 1, &group, nullptr) ==
+      CHECK(group_new_with("g", 0, 0, 0, nullptr, nullptr, 1, &group, nullptr) ==
             EREDU_E_NULL_ARGUMENT);
       CHECK(group == nullptr);
       const eredu_member_desc* holes[] = {&good, nullptr};
-      CHECK(eredu_group_new("g", 0, 0, 0, nullptr, holes, 2, &group, error.slot()) ==
+      CHECK(group_new_with("g", 0, 0, 0, nullptr, holes, 2, &group, error.slot()) ==
             EREDU_E_NULL_ARGUMENT);
       CHECK(error.message() == "argument members[1] is NULL");
 
@@ -232,7 +289,7 @@ TEST_SUITE("capi.misuse") {
       desc.target = nullptr;
       CHECK(group_with(desc) == EREDU_E_NULL_ARGUMENT);
       const eredu_member_desc* untargeted[] = {&desc};
-      CHECK(eredu_group_new("g", 0, 0, 0, nullptr, untargeted, 1, &group, error.slot()) ==
+      CHECK(group_new_with("g", 0, 0, 0, nullptr, untargeted, 1, &group, error.slot()) ==
             EREDU_E_NULL_ARGUMENT);
       CHECK(error.message() == "argument members[0]->target is NULL");
       desc = good;
@@ -262,8 +319,7 @@ TEST_SUITE("capi.misuse") {
       desc.has_dtype = 0;
       desc.dtype = 16;  // ignored without the flag
       CHECK(group_with(desc) == EREDU_OK);
-      eredu_group_scope scope;
-      eredu_group_scope_init(&scope, nullptr);
+      eredu_group_scope scope = EREDU_GROUP_SCOPE_INIT;
       scope.kind = 5;
       CHECK(group_with(good, &scope) == EREDU_E_INVALID_ARGUMENT);
     }
@@ -273,8 +329,7 @@ TEST_SUITE("capi.misuse") {
       eredu_member_desc desc = good;
       desc.has_dtype = 2;
       CHECK(group_with(desc) == EREDU_E_INVALID_ARGUMENT);
-      eredu_group_scope scope;
-      eredu_group_scope_init(&scope, nullptr);
+      eredu_group_scope scope = EREDU_GROUP_SCOPE_INIT;
       scope.kind = EREDU_SCOPE_INDEXED;
       scope.has_layer = 3;
       CHECK(group_with(good, &scope) == EREDU_E_INVALID_ARGUMENT);
@@ -284,12 +339,19 @@ TEST_SUITE("capi.misuse") {
       eredu_member_desc desc = good;
       desc.struct_size = 0;
       CHECK(group_with(desc) == EREDU_E_INVALID_ARGUMENT);
-      desc.struct_size = sizeof(eredu_member_desc) + 8;
+      desc.struct_size = 4097;
       CHECK(group_with(desc) == EREDU_E_INVALID_ARGUMENT);
-      eredu_group_scope scope;
-      eredu_group_scope_init(&scope, nullptr);
+      desc.struct_size = offsetof(eredu_member_desc, target) + 2;  // inside a field
+      CHECK(group_with(desc) == EREDU_E_INVALID_ARGUMENT);
+      // A size that ends before `target` leaves it NULL: the member's own
+      // NULL-argument check.
+      desc.struct_size = offsetof(eredu_member_desc, target);
+      CHECK(group_with(desc) == EREDU_E_NULL_ARGUMENT);
+      // A scope of only struct_size is EREDU_SCOPE_ALL.
+      eredu_group_scope scope = EREDU_GROUP_SCOPE_INIT;
+      scope.kind = EREDU_SCOPE_EMBEDDING;
       scope.struct_size = 4;
-      CHECK(group_with(good, &scope) == EREDU_E_INVALID_ARGUMENT);
+      CHECK(group_with(good, &scope) == EREDU_OK);
     }
 
     SUBCASE("UTF-8") {
@@ -317,8 +379,7 @@ TEST_SUITE("capi.misuse") {
     }
 
     SUBCASE("scope flags must match the kind") {
-      eredu_group_scope scope;
-      eredu_group_scope_init(&scope, nullptr);
+      eredu_group_scope scope = EREDU_GROUP_SCOPE_INIT;
       scope.has_layer = 1;
       CHECK(group_with(good, &scope) == EREDU_E_INVALID_ARGUMENT);
       scope.kind = EREDU_SCOPE_TIED_EMBEDDING;
@@ -350,8 +411,8 @@ TEST_SUITE("capi.misuse") {
         const eredu_member_desc* members[] = {&desc};
         eredu_group* group = garbage<eredu_group>();
         ErrorSlot error;
-        CHECK(eredu_group_new("g", EREDU_ROLE_COLUMN_PROJECTION, 0, 0, nullptr, members, 1, &group,
-                              error.slot()) == EREDU_E_INVALID_ARGUMENT);
+        CHECK(group_new_with("g", EREDU_ROLE_COLUMN_PROJECTION, 0, 0, nullptr, members, 1, &group,
+                             error.slot()) == EREDU_E_INVALID_ARGUMENT);
         CHECK(group == nullptr);
         CHECK(error.message() == "members[0]->ndim is too large: " + std::to_string(ndim) +
                                      " axes, more than the 1024 eredu accepts");
@@ -380,8 +441,8 @@ TEST_SUITE("capi.misuse") {
         const eredu_member_desc* members[] = {&desc};
         eredu_group* group = garbage<eredu_group>();
         ErrorSlot error;
-        CHECK(eredu_group_new("g", EREDU_ROLE_SEGMENTED, 0, 0, nullptr, members, 1, &group,
-                              error.slot()) == EREDU_E_INVALID_ARGUMENT);
+        CHECK(group_new_with("g", EREDU_ROLE_SEGMENTED, 0, 0, nullptr, members, 1, &group,
+                             error.slot()) == EREDU_E_INVALID_ARGUMENT);
         CHECK(group == nullptr);
         CHECK(error.message().starts_with("members[0]->segment_count is too large: "));
       }
@@ -405,8 +466,8 @@ TEST_SUITE("capi.misuse") {
         CAPTURE(count);
         eredu_group* group = garbage<eredu_group>();
         ErrorSlot error;
-        CHECK(eredu_group_new("g", EREDU_ROLE_COLUMN_PROJECTION, 0, 0, nullptr, members, count,
-                              &group, error.slot()) == EREDU_E_INVALID_ARGUMENT);
+        CHECK(group_new_with("g", EREDU_ROLE_COLUMN_PROJECTION, 0, 0, nullptr, members, count,
+                             &group, error.slot()) == EREDU_E_INVALID_ARGUMENT);
         CHECK(group == nullptr);
         CHECK(error.message().starts_with("member_count is too large: "));
       }
@@ -415,8 +476,8 @@ TEST_SUITE("capi.misuse") {
         CAPTURE(count);
         eredu_group* group = garbage<eredu_group>();
         ErrorSlot error;
-        CHECK(eredu_group_new("g", EREDU_ROLE_COLUMN_PROJECTION, 0, 0, nullptr, members, count,
-                              &group, error.slot()) == EREDU_E_OUT_OF_MEMORY);
+        CHECK(group_new_with("g", EREDU_ROLE_COLUMN_PROJECTION, 0, 0, nullptr, members, count,
+                             &group, error.slot()) == EREDU_E_OUT_OF_MEMORY);
         CHECK(group == nullptr);
         CHECK(error.code() == EREDU_E_OUT_OF_MEMORY);
       }
@@ -427,7 +488,7 @@ TEST_SUITE("capi.misuse") {
       const eredu_member_desc desc = equal_member("w", one, 1);
       const eredu_member_desc* members[] = {&desc};
       eredu_group* raw = nullptr;
-      REQUIRE(eredu_group_new("g", 0, 0, 0, nullptr, members, 1, &raw, nullptr) == EREDU_OK);
+      REQUIRE(group_new_with("g", 0, 0, 0, nullptr, members, 1, &raw, nullptr) == EREDU_OK);
       Group group(raw);
       const eredu_group* groups[] = {group.get()};
       for (std::size_t count :
@@ -467,35 +528,21 @@ TEST_SUITE("capi.misuse") {
     const eredu_member_desc desc = equal_member("w", shape, 1);
     const eredu_member_desc* members[] = {&desc};
     eredu_group* raw = nullptr;
-    REQUIRE(eredu_group_new("g", 0, 0, 0, nullptr, members, 1, &raw, nullptr) == EREDU_OK);
+    REQUIRE(group_new_with("g", 0, 0, 0, nullptr, members, 1, &raw, nullptr) == EREDU_OK);
     Group group(raw);
 
-    const char* text = "x";
-    std::size_t length = 3;
-    CHECK(eredu_group_name(nullptr, &text, &length, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(text == nullptr);
-    CHECK(length == 0);
-    CHECK(eredu_group_name(group.get(), nullptr, &length, nullptr) == EREDU_E_NULL_ARGUMENT);
-    eredu_role role = 3;
-    CHECK(eredu_group_role(nullptr, &role, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(role == 0);
-    CHECK(eredu_group_role(group.get(), nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    std::uint64_t units = 3;
-    bool present = true;
-    CHECK(eredu_group_partition_units(group.get(), &units, nullptr, nullptr) ==
-          EREDU_E_NULL_ARGUMENT);
-    CHECK(units == 0);
-    CHECK(eredu_group_partition_units(group.get(), nullptr, &present, nullptr) ==
-          EREDU_E_NULL_ARGUMENT);
-    CHECK_FALSE(present);
-    std::size_t count = 3;
-    CHECK(eredu_group_member_count(nullptr, &count, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(count == 0);
-    text = "x";
-    CHECK(eredu_group_member_target(group.get(), 1, &text, nullptr, nullptr) ==
-          EREDU_E_INVALID_ARGUMENT);
-    CHECK(text == nullptr);
-    CHECK(eredu_group_member_target(nullptr, 0, &text, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
+    eredu_group_info info = EREDU_GROUP_INFO_INIT;
+    info.member_count = 3;
+    CHECK(eredu_group_get_info(nullptr, &info, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(info.member_count == 0);
+    CHECK(info.struct_size == sizeof info);
+    CHECK(eredu_group_get_info(group.get(), nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
+    eredu_member_desc member = EREDU_MEMBER_DESC_INIT;
+    member.target = "x";
+    CHECK(eredu_group_member(group.get(), 1, &member, nullptr) == EREDU_E_INVALID_ARGUMENT);
+    CHECK(member.target == nullptr);
+    CHECK(eredu_group_member(nullptr, 0, &member, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_group_member(group.get(), 0, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
     eredu_group_free(nullptr);
   }
 
@@ -504,7 +551,7 @@ TEST_SUITE("capi.misuse") {
     const eredu_member_desc desc = equal_member("w", shape, 1);
     const eredu_member_desc* members[] = {&desc};
     eredu_group* raw = nullptr;
-    REQUIRE(eredu_group_new("g", 0, 0, 0, nullptr, members, 1, &raw, nullptr) == EREDU_OK);
+    REQUIRE(group_new_with("g", 0, 0, 0, nullptr, members, 1, &raw, nullptr) == EREDU_OK);
     Group group(raw);
     const eredu_group* groups[] = {group.get()};
 
@@ -522,22 +569,21 @@ TEST_SUITE("capi.misuse") {
     REQUIRE(model != nullptr);
     eredu_model_free(model);
 
-    eredu_model_info info;
-    eredu_model_info_init(&info, nullptr);
+    eredu_model_info info = EREDU_MODEL_INFO_INIT;
     info.struct_size = 1;
     model = garbage<eredu_model>();
     CHECK(eredu_model_new(&info, groups, 1, &model, error.slot()) == EREDU_E_INVALID_ARGUMENT);
     CHECK(model == nullptr);
-    eredu_model_info_init(&info, nullptr);
+    info = EREDU_MODEL_INFO_INIT;
     info.has_layers = 2;
     CHECK(eredu_model_new(&info, groups, 1, &model, nullptr) == EREDU_E_INVALID_ARGUMENT);
-    eredu_model_info_init(&info, nullptr);
+    info = EREDU_MODEL_INFO_INIT;
     info.has_experts = 7;
     CHECK(eredu_model_new(&info, groups, 1, &model, nullptr) == EREDU_E_INVALID_ARGUMENT);
-    eredu_model_info_init(&info, nullptr);
+    info = EREDU_MODEL_INFO_INIT;
     info.name = "\xfe";
     CHECK(eredu_model_new(&info, groups, 1, &model, nullptr) == EREDU_E_INVALID_ARGUMENT);
-    eredu_model_info_init(&info, nullptr);
+    info = EREDU_MODEL_INFO_INIT;
     info.has_layers = 1;
     info.layers = 0;
     CHECK(eredu_model_new(&info, groups, 1, &model, error.slot()) == EREDU_E_INVALID_ARGUMENT);
@@ -548,71 +594,61 @@ TEST_SUITE("capi.misuse") {
     eredu_model_free(nullptr);
   }
 
-  TEST_CASE("model getters reject misuse") {
-    std::size_t count = 3;
-    std::uint64_t bytes = 3;
-    CHECK(eredu_model_tensor_count(nullptr, &count, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(count == 0);
-    count = 3;
-    CHECK(eredu_model_group_count(nullptr, &count, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(count == 0);
-    CHECK(eredu_model_global_bytes(nullptr, &bytes, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(bytes == 0);
-    const auto empty = new_model({});
-    REQUIRE(empty.status == EREDU_OK);
-    CHECK(eredu_model_tensor_count(empty.handle.get(), nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_model_group_count(empty.handle.get(), nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_model_global_bytes(empty.handle.get(), nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
+  TEST_CASE("model accessors of a NULL model are 0") {
+    CHECK(eredu_model_tensor_count(nullptr) == 0);
+    CHECK(eredu_model_group_count(nullptr) == 0);
+    CHECK(eredu_model_global_bytes(nullptr) == 0);
+    CHECK(eredu_layout_tensor_count(nullptr) == 0);
   }
 
   TEST_CASE("eredu_plan_rank rejects misuse") {
     const auto model = new_model({});
     REQUIRE(model.status == EREDU_OK);
+    const eredu_topology single = EREDU_TOPOLOGY_INIT;
     eredu_layout* layout = garbage<eredu_layout>();
     ErrorSlot error;
-    CHECK(eredu_plan_rank(nullptr, 1, 1, 1, 1, 0, EREDU_POLICY_REQUIRE, &layout, error.slot()) ==
+    CHECK(eredu_plan_rank(nullptr, &single, 0, nullptr, &layout, error.slot()) ==
           EREDU_E_NULL_ARGUMENT);
     CHECK(layout == nullptr);
     CHECK(error.code() == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_plan_rank(model.handle.get(), 1, 1, 1, 1, 0, EREDU_POLICY_REQUIRE, nullptr,
-                          nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_plan_rank(model.handle.get(), nullptr, 0, nullptr, &layout, error.slot()) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(error.message() == "argument topology is NULL");
+    CHECK(eredu_plan_rank(model.handle.get(), &single, 0, nullptr, nullptr, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
     layout = garbage<eredu_layout>();
-    CHECK(eredu_plan_rank(model.handle.get(), 1, 1, 1, 1, 0, 2, &layout, error.slot()) ==
+    const eredu_plan_options bad_policy = options_of(2);
+    CHECK(eredu_plan_rank(model.handle.get(), &single, 0, &bad_policy, &layout, error.slot()) ==
           EREDU_E_INVALID_ARGUMENT);
     CHECK(layout == nullptr);
-    CHECK(error.message().find("policy") != std::string::npos);
+    CHECK(error.message() == "unknown options->policy value 2");
     // Argument errors come before topology errors.
     CHECK(plan(model.handle.get(), 0, 1, 1, 1, 0, 7).status == EREDU_E_INVALID_ARGUMENT);
+    eredu_topology bad_size = single;
+    bad_size.struct_size = 2;
+    CHECK(eredu_plan_rank(model.handle.get(), &bad_size, 0, nullptr, &layout, error.slot()) ==
+          EREDU_E_INVALID_ARGUMENT);
+    CHECK(error.message().find("topology->struct_size is 2") == 0);
     // A failed plan publishes nothing.
     layout = garbage<eredu_layout>();
-    CHECK(eredu_plan_rank(model.handle.get(), 1, 1, 1, 1, 1, EREDU_POLICY_REQUIRE, &layout,
-                          nullptr) == EREDU_E_RANK_OUT_OF_RANGE);
+    CHECK(eredu_plan_rank(model.handle.get(), &single, 1, nullptr, &layout, nullptr) ==
+          EREDU_E_RANK_OUT_OF_RANGE);
     CHECK(layout == nullptr);
   }
 
   TEST_CASE("layout getters reject misuse and zero their outputs") {
     const Planned planned = planned_down();
     const eredu_layout* layout = planned.layout.handle.get();
-    std::uint64_t a = 1, b = 1, c = 1, d = 1;
-    CHECK(eredu_layout_topology(nullptr, &a, &b, &c, &d, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK((a | b | c | d) == 0);
-    a = b = c = d = 1;
-    CHECK(eredu_layout_topology(layout, &a, &b, nullptr, &d, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK((a | b | d) == 0);
-    a = b = c = d = 1;
-    CHECK(eredu_layout_coordinates(layout, &a, &b, &c, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK((a | b | c) == 0);
-    CHECK(eredu_layout_rank(layout, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    a = 1;
-    CHECK(eredu_layout_rank(nullptr, &a, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(a == 0);
-    eredu_policy policy = 1;
-    CHECK(eredu_layout_policy(nullptr, &policy, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(policy == 0);
-    std::size_t count = 1;
-    CHECK(eredu_layout_tensor_count(nullptr, &count, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(count == 0);
-    CHECK(eredu_layout_tensor_count(layout, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
+    eredu_topology topology = EREDU_TOPOLOGY_INIT;
+    CHECK(eredu_layout_topology(nullptr, &topology, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK((topology.tensor | topology.pipeline | topology.expert | topology.data) == 0);
+    CHECK(topology.struct_size == sizeof topology);
+    CHECK(eredu_layout_topology(layout, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
+    eredu_layout_info info = EREDU_LAYOUT_INFO_INIT;
+    info.rank = 3;
+    CHECK(eredu_layout_get_info(nullptr, &info, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(info.rank == 0);
+    CHECK(eredu_layout_get_info(layout, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
 
     std::size_t index = 1;
     CHECK(eredu_layout_find_tensor(layout, nullptr, &index, nullptr) == EREDU_E_NULL_ARGUMENT);
@@ -622,77 +658,26 @@ TEST_SUITE("capi.misuse") {
     CHECK(eredu_layout_find_tensor(layout, "down\xff", &index, nullptr) ==
           EREDU_E_INVALID_ARGUMENT);
 
-    // Every index getter: index 1 is out of range for one tensor.
-    const char* text = "x";
-    std::size_t length = 1;
-    CHECK(eredu_layout_tensor_target(layout, 1, &text, &length, nullptr) ==
+    // Index 1 is out of range for one tensor; every covered field is zeroed.
+    eredu_layout_tensor_info tensor = EREDU_LAYOUT_TENSOR_INFO_INIT;
+    tensor.target = "x";
+    tensor.local_ndim = 4;
+    tensor.has_dtype = 1;
+    ErrorSlot error;
+    CHECK(eredu_layout_get_tensor_info(layout, 1, &tensor, error.slot()) ==
           EREDU_E_INVALID_ARGUMENT);
-    CHECK(text == nullptr);
-    CHECK(length == 0);
-    CHECK(eredu_layout_tensor_target(layout, 0, nullptr, &length, nullptr) ==
-          EREDU_E_NULL_ARGUMENT);
-    text = "x";
-    CHECK(eredu_layout_tensor_logical_name(layout, 1, &text, nullptr, nullptr) ==
+    CHECK(error.message() == "tensor index 1 is out of range (count 1)");
+    CHECK(tensor.target == nullptr);
+    CHECK(tensor.local_ndim == 0);
+    CHECK(tensor.has_dtype == 0);
+    CHECK(tensor.struct_size == sizeof tensor);
+    CHECK(eredu_layout_get_tensor_info(layout, SIZE_MAX, &tensor, nullptr) ==
           EREDU_E_INVALID_ARGUMENT);
-    CHECK(text == nullptr);
-    CHECK(eredu_layout_tensor_logical_name(nullptr, 0, &text, nullptr, nullptr) ==
-          EREDU_E_NULL_ARGUMENT);
-    eredu_role role = 4;
-    CHECK(eredu_layout_tensor_role(layout, 1, &role, nullptr) == EREDU_E_INVALID_ARGUMENT);
-    CHECK(role == 0);
-    CHECK(eredu_layout_tensor_role(layout, 0, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    eredu_dtype dtype = 4;
-    bool present = true;
-    CHECK(eredu_layout_tensor_dtype(layout, 1, &dtype, &present, nullptr) ==
-          EREDU_E_INVALID_ARGUMENT);
-    CHECK(dtype == 0);
-    CHECK_FALSE(present);
-    CHECK(eredu_layout_tensor_dtype(layout, 0, &dtype, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    const std::uint64_t* shape = &a;
-    std::size_t ndim = 4;
-    CHECK(eredu_layout_tensor_global_shape(layout, 1, &shape, &ndim, nullptr) ==
-          EREDU_E_INVALID_ARGUMENT);
-    CHECK(shape == nullptr);
-    CHECK(ndim == 0);
-    CHECK(eredu_layout_tensor_global_shape(layout, 0, &shape, nullptr, nullptr) ==
-          EREDU_E_NULL_ARGUMENT);
-    shape = &a;
-    CHECK(eredu_layout_tensor_local_shape(layout, 1, &shape, &ndim, nullptr) ==
-          EREDU_E_INVALID_ARGUMENT);
-    CHECK(shape == nullptr);
-    CHECK(eredu_layout_tensor_local_shape(layout, 0, nullptr, &ndim, nullptr) ==
-          EREDU_E_NULL_ARGUMENT);
-    a = b = 1;
-    present = true;
-    CHECK(eredu_layout_tensor_logical_units(layout, 1, &a, &present, nullptr) ==
-          EREDU_E_INVALID_ARGUMENT);
-    CHECK(a == 0);
-    CHECK_FALSE(present);
-    CHECK(eredu_layout_tensor_logical_units(layout, 0, nullptr, &present, nullptr) ==
-          EREDU_E_NULL_ARGUMENT);
-    a = b = 1;
-    present = true;
-    CHECK(eredu_layout_tensor_logical_range(layout, 1, &a, &b, &present, nullptr) ==
-          EREDU_E_INVALID_ARGUMENT);
-    CHECK((a | b) == 0);
-    CHECK_FALSE(present);
-    CHECK(eredu_layout_tensor_logical_range(layout, 0, &a, &b, nullptr, nullptr) ==
-          EREDU_E_NULL_ARGUMENT);
-    bool flag = true;
-    CHECK(eredu_layout_tensor_fell_back(layout, 1, &flag, nullptr) == EREDU_E_INVALID_ARGUMENT);
-    CHECK_FALSE(flag);
-    CHECK(eredu_layout_tensor_fell_back(layout, 0, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    a = 1;
-    present = true;
-    CHECK(eredu_layout_tensor_local_bytes(layout, SIZE_MAX, &a, &present, nullptr) ==
-          EREDU_E_INVALID_ARGUMENT);
-    CHECK(a == 0);
-    CHECK_FALSE(present);
-    CHECK(eredu_layout_tensor_local_bytes(layout, 0, &a, nullptr, nullptr) ==
-          EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_layout_get_tensor_info(nullptr, 0, &tensor, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_layout_get_tensor_info(layout, 0, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
 
     char* json = garbage<char>();
-    length = 5;
+    std::size_t length = 5;
     CHECK(eredu_layout_to_json(nullptr, &json, &length, nullptr) == EREDU_E_NULL_ARGUMENT);
     CHECK(json == nullptr);
     CHECK(length == 0);
@@ -700,44 +685,44 @@ TEST_SUITE("capi.misuse") {
     eredu_layout_free(nullptr);
   }
 
-  TEST_CASE("sized output structs") {
+  TEST_CASE("sized output structs: written only up to the caller's size") {
     const Planned planned = planned_down();
     const eredu_layout* layout = planned.layout.handle.get();
 
-    eredu_placement placement;
-    REQUIRE(eredu_placement_init(&placement, nullptr) == EREDU_OK);
-    CHECK(placement.struct_size == sizeof(eredu_placement));
-    CHECK(eredu_layout_tensor_placement(layout, 0, &placement, nullptr) == EREDU_OK);
-    CHECK(placement.kind == EREDU_PLACEMENT_SHARD);
+    eredu_layout_tensor_info info = EREDU_LAYOUT_TENSOR_INFO_INIT;
+    CHECK(eredu_layout_get_tensor_info(layout, 0, &info, nullptr) == EREDU_OK);
+    CHECK(info.placement == EREDU_PLACEMENT_SHARD);
+    CHECK(info.shard_parts == 2);
 
-    // Failure zeroes the fields and keeps struct_size.
+    // An invalid struct_size is rejected and nothing is written.
     ErrorSlot error;
-    CHECK(eredu_layout_tensor_placement(layout, 1, &placement, error.slot()) ==
-          EREDU_E_INVALID_ARGUMENT);
-    CHECK(placement.struct_size == sizeof(eredu_placement));
-    CHECK(placement.kind == 0);
-    CHECK(placement.parts == 0);
-    CHECK(eredu_layout_tensor_placement(layout, 0, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-
-    // A wrong struct_size is rejected and nothing is written.
-    std::memset(&placement, 0x5a, sizeof placement);
-    placement.struct_size = sizeof(eredu_placement) - 8;
-    CHECK(eredu_layout_tensor_placement(layout, 0, &placement, error.slot()) ==
-          EREDU_E_INVALID_ARGUMENT);
+    std::memset(&info, 0x5a, sizeof info);
+    info.struct_size = 2;
+    CHECK(eredu_layout_get_tensor_info(layout, 0, &info, error.slot()) == EREDU_E_INVALID_ARGUMENT);
     CHECK(error.message().find("struct_size") != std::string::npos);
-    CHECK(placement.struct_size == sizeof(eredu_placement) - 8);
-    CHECK(placement.axis == 0x5a5a5a5a5a5a5a5aULL);
+    CHECK(info.struct_size == 2);
+    CHECK(info.axis == 0x5a5a5a5a5a5a5a5aULL);
 
-    eredu_layout_totals totals;
-    std::memset(&totals, 0x5a, sizeof totals);
-    totals.struct_size = 0;
-    CHECK(eredu_layout_get_totals(layout, &totals, nullptr) == EREDU_E_INVALID_ARGUMENT);
-    CHECK(totals.local_bytes == 0x5a5a5a5a5a5a5a5aULL);
-    eredu_layout_totals_init(&totals, nullptr);
-    totals.local_bytes = 9;
-    CHECK(eredu_layout_get_totals(nullptr, &totals, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(totals.struct_size == sizeof(eredu_layout_totals));
-    CHECK(totals.local_bytes == 0);
-    CHECK(eredu_layout_get_totals(layout, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
+    // A caller struct that ends before `placement` gets the fields before it
+    // only; the bytes past its size are never touched.
+    std::memset(&info, 0x5a, sizeof info);
+    info.struct_size = offsetof(eredu_layout_tensor_info, placement);
+    CHECK(eredu_layout_get_tensor_info(layout, 0, &info, nullptr) == EREDU_OK);
+    CHECK(std::string(info.target) == "down.weight");
+    CHECK(info.local_ndim == 2);
+    CHECK(info.placement == 0x5a5a5a5aU);
+    CHECK(info.axis == 0x5a5a5a5a5a5a5a5aULL);
+
+    // A larger caller struct gets zeros past this library's fields.
+    struct Larger {
+      eredu_layout_info info;
+      std::uint64_t later_field;
+    } larger;
+    std::memset(&larger, 0x5a, sizeof larger);
+    larger.info.struct_size = sizeof larger;
+    CHECK(eredu_layout_get_info(layout, &larger.info, nullptr) == EREDU_OK);
+    CHECK(larger.info.struct_size == sizeof larger);
+    CHECK(larger.info.tensor_count == 1);
+    CHECK(larger.later_field == 0);
   }
 }

@@ -38,16 +38,16 @@ TEST_SUITE("capi.plan") {
     REQUIRE(made.status == EREDU_OK);
     const eredu_layout* layout = made.handle.get();
 
-    const eredu_placement weight = placement(layout, "down.weight");
-    CHECK(weight.kind == EREDU_PLACEMENT_SHARD);
+    const eredu_layout_tensor_info weight = placement(layout, "down.weight");
+    CHECK(weight.placement == EREDU_PLACEMENT_SHARD);
     CHECK(weight.axis == 1);
-    CHECK(weight.index == 1);
-    CHECK(weight.parts == 2);
+    CHECK(weight.shard_index == 1);
+    CHECK(weight.shard_parts == 2);
     CHECK(weight.runs == nullptr);
     CHECK(local_shape(layout, "down.weight") == Shape{8, 8});
     CHECK(local_shape(layout, "down.scales") == Shape{8, 2});
     CHECK(local_shape(layout, "down.bias") == Shape{8});
-    CHECK(placement(layout, "down.bias").kind == EREDU_PLACEMENT_REPLICATED);
+    CHECK(placement(layout, "down.bias").placement == EREDU_PLACEMENT_REPLICATED);
 
     CHECK(local_bytes(layout, "down.weight") == std::optional<std::uint64_t>(256));
     CHECK(local_bytes(layout, "down.scales") == std::optional<std::uint64_t>(64));
@@ -57,42 +57,31 @@ TEST_SUITE("capi.plan") {
     CHECK_FALSE(fell_back(layout, "down.weight"));
 
     // Sorted by target, byte-wise.
-    std::size_t count = 0;
-    REQUIRE(eredu_layout_tensor_count(layout, &count, nullptr) == EREDU_OK);
+    const std::size_t count = eredu_layout_tensor_count(layout);
     REQUIRE(count == 3);
     const char* expected[] = {"down.bias", "down.scales", "down.weight"};
     for (std::size_t i = 0; i < count; ++i) {
-      const char* target = nullptr;
-      std::size_t length = 0;
-      CHECK(eredu_layout_tensor_target(layout, i, &target, &length, nullptr) == EREDU_OK);
-      CHECK(std::string(target, length) == expected[i]);
+      const eredu_layout_tensor_info info = tensor_info(layout, i);
+      CHECK(info.struct_size == sizeof(eredu_layout_tensor_info));
+      CHECK(std::string(info.target, info.target_length) == expected[i]);
       CHECK(index_of(layout, expected[i]) == i);
-      const char* logical = nullptr;
-      CHECK(eredu_layout_tensor_logical_name(layout, i, &logical, nullptr, nullptr) == EREDU_OK);
-      CHECK(std::string(logical) == "decoder.mlp.down");
-      eredu_role role = 0;
-      CHECK(eredu_layout_tensor_role(layout, i, &role, nullptr) == EREDU_OK);
-      CHECK(role == EREDU_ROLE_ROW_PROJECTION);
-      eredu_dtype dtype = 0;
-      bool present = false;
-      CHECK(eredu_layout_tensor_dtype(layout, i, &dtype, &present, nullptr) == EREDU_OK);
-      CHECK(present);
-      CHECK(dtype == EREDU_DTYPE_F32);
+      CHECK(std::string(info.logical_name, info.logical_name_length) == "decoder.mlp.down");
+      CHECK(info.role == EREDU_ROLE_ROW_PROJECTION);
+      CHECK(info.has_dtype == 1);
+      CHECK(info.dtype == EREDU_DTYPE_F32);
     }
 
-    eredu_layout_totals totals;
-    REQUIRE(eredu_layout_totals_init(&totals, nullptr) == EREDU_OK);
-    REQUIRE(eredu_layout_get_totals(layout, &totals, nullptr) == EREDU_OK);
-    CHECK(totals.struct_size == sizeof(eredu_layout_totals));
+    eredu_layout_info totals = EREDU_LAYOUT_INFO_INIT;
+    REQUIRE(eredu_layout_get_info(layout, &totals, nullptr) == EREDU_OK);
+    CHECK(totals.struct_size == sizeof(eredu_layout_info));
+    CHECK(totals.tensor_count == 3);
     CHECK(totals.local_bytes == 352);
     CHECK(totals.global_bytes == 672);
     CHECK(totals.materialized_tensors == 3);
     CHECK(totals.omitted_tensors == 0);
     CHECK(totals.unknown_bytes_tensors == 0);
 
-    std::uint64_t global_bytes = 0;
-    CHECK(eredu_model_global_bytes(model.handle.get(), &global_bytes, nullptr) == EREDU_OK);
-    CHECK(global_bytes == 672);
+    CHECK(eredu_model_global_bytes(model.handle.get()) == 672);
   }
 
   TEST_CASE("segmented qkv preserves segment order") {
@@ -102,8 +91,8 @@ TEST_SUITE("capi.plan") {
     REQUIRE(model.status == EREDU_OK);
     const auto made = plan_tp(model.handle.get(), 1, 2);
     REQUIRE(made.status == EREDU_OK);
-    const eredu_placement qkv = placement(made.handle.get(), "qkv.weight");
-    CHECK(qkv.kind == EREDU_PLACEMENT_INDICES);
+    const eredu_layout_tensor_info qkv = placement(made.handle.get(), "qkv.weight");
+    CHECK(qkv.placement == EREDU_PLACEMENT_INDICES);
     CHECK(qkv.axis == 0);
     CHECK(qkv.run_count == 3);
     CHECK(runs(qkv) == Shape{4, 8, 10, 12, 14, 16});
@@ -120,15 +109,15 @@ TEST_SUITE("capi.plan") {
     REQUIRE(made.status == EREDU_OK);
     const eredu_layout* layout = made.handle.get();
     for (const char* target : {"weight", "bias"}) {
-      CHECK(placement(layout, target).kind == EREDU_PLACEMENT_REPLICATED);
+      CHECK(placement(layout, target).placement == EREDU_PLACEMENT_REPLICATED);
       CHECK(fell_back(layout, target));
       CHECK(local_shape(layout, target) == global_shape(layout, target));
       CHECK_FALSE(logical_units(layout, target).has_value());
       CHECK_FALSE(logical_range(layout, target).has_value());
     }
-    eredu_policy policy = 9;
-    CHECK(eredu_layout_policy(layout, &policy, nullptr) == EREDU_OK);
-    CHECK(policy == EREDU_POLICY_REPLICATE_UNSUPPORTED);
+    eredu_layout_info info = EREDU_LAYOUT_INFO_INIT;
+    CHECK(eredu_layout_get_info(layout, &info, nullptr) == EREDU_OK);
+    CHECK(info.policy == EREDU_POLICY_REPLICATE_UNSUPPORTED);
   }
 
   TEST_CASE("strict policy rejects indivisible groups") {
@@ -163,13 +152,13 @@ TEST_SUITE("capi.plan") {
         CHECK(logical_units(layout, target) == std::optional<std::uint64_t>(5));
         CHECK(logical_range(layout, target) == std::pair{logical[rank][0], logical[rank][1]});
       }
-      const eredu_placement weight = placement(layout, "weight");
-      CHECK(weight.kind == EREDU_PLACEMENT_RANGE);
+      const eredu_layout_tensor_info weight = placement(layout, "weight");
+      CHECK(weight.placement == EREDU_PLACEMENT_RANGE);
       CHECK(weight.axis == 1);
       CHECK(weight.start == weight_ranges[rank][0]);
       CHECK(weight.end == weight_ranges[rank][1]);
-      const eredu_placement scales = placement(layout, "scales");
-      CHECK(scales.kind == EREDU_PLACEMENT_RANGE);
+      const eredu_layout_tensor_info scales = placement(layout, "scales");
+      CHECK(scales.placement == EREDU_PLACEMENT_RANGE);
       CHECK(scales.start == scale_ranges[rank][0]);
       CHECK(scales.end == scale_ranges[rank][1]);
       CHECK(local_shape(layout, "weight") ==
@@ -190,14 +179,14 @@ TEST_SUITE("capi.plan") {
       CAPTURE(rank);
       const auto made = plan_tp(model.handle.get(), rank, 3);
       REQUIRE(made.status == EREDU_OK);
-      const eredu_placement gate_up = placement(made.handle.get(), "gate_up");
-      CHECK(gate_up.kind == EREDU_PLACEMENT_INDICES);
+      const eredu_layout_tensor_info gate_up = placement(made.handle.get(), "gate_up");
+      CHECK(gate_up.placement == EREDU_PLACEMENT_INDICES);
       CHECK(gate_up.axis == 1);
       CHECK(runs(gate_up) == expected_runs[rank]);
       CHECK(gate_up.index_count == counts[rank]);
       CHECK(local_shape(made.handle.get(), "gate_up") == Shape{4, counts[rank], 8});
-      const eredu_placement down = placement(made.handle.get(), "down.packed");
-      CHECK(down.kind == EREDU_PLACEMENT_RANGE);
+      const eredu_layout_tensor_info down = placement(made.handle.get(), "down.packed");
+      CHECK(down.placement == EREDU_PLACEMENT_RANGE);
       CHECK(down.axis == 2);
       CHECK(down.start == packed[rank][0]);
       CHECK(down.end == packed[rank][1]);
@@ -216,7 +205,7 @@ TEST_SUITE("capi.plan") {
     const auto permissive = plan_tp(model.handle.get(), 0, 3, EREDU_POLICY_REPLICATE_UNSUPPORTED);
     REQUIRE(permissive.status == EREDU_OK);
     const eredu_layout* layout = permissive.handle.get();
-    CHECK(placement(layout, "key").kind == EREDU_PLACEMENT_REPLICATED);
+    CHECK(placement(layout, "key").placement == EREDU_PLACEMENT_REPLICATED);
     CHECK(fell_back(layout, "key"));
     CHECK(logical_units(layout, "key") == std::optional<std::uint64_t>(2));
     CHECK(logical_range(layout, "key") == std::pair<std::uint64_t, std::uint64_t>{0, 2});
@@ -229,8 +218,8 @@ TEST_SUITE("capi.plan") {
     REQUIRE(model.status == EREDU_OK);
     const auto made = plan_tp(model.handle.get(), 2, 3);
     REQUIRE(made.status == EREDU_OK);
-    const eredu_placement range = placement(made.handle.get(), "embedding.weight");
-    CHECK(range.kind == EREDU_PLACEMENT_RANGE);
+    const eredu_layout_tensor_info range = placement(made.handle.get(), "embedding.weight");
+    CHECK(range.placement == EREDU_PLACEMENT_RANGE);
     CHECK(range.axis == 0);
     CHECK(range.start == 8);
     CHECK(range.end == 11);
@@ -264,8 +253,7 @@ TEST_SUITE("capi.plan") {
 
     // Fewer layers than stages.
     const auto group = new_group("w", EREDU_ROLE_REPLICATED, std::nullopt, {replicated("w", {2})});
-    eredu_model_info info;
-    eredu_model_info_init(&info, nullptr);
+    eredu_model_info info = EREDU_MODEL_INFO_INIT;
     info.has_layers = 1;
     info.layers = 1;
     const auto one_layer = new_model({group.handle.get()}, &info);
@@ -280,8 +268,7 @@ TEST_SUITE("capi.plan") {
   }
 
   TEST_CASE("layout reports its topology, rank, coordinates and policy") {
-    eredu_model_info info;
-    eredu_model_info_init(&info, nullptr);
+    eredu_model_info info = EREDU_MODEL_INFO_INIT;
     info.has_layers = 1;
     info.layers = 7;
     info.has_experts = 1;
@@ -292,26 +279,22 @@ TEST_SUITE("capi.plan") {
     REQUIRE(made.status == EREDU_OK);
     const eredu_layout* layout = made.handle.get();
 
-    std::uint64_t t = 0, p = 0, e = 0, d = 0;
-    CHECK(eredu_layout_topology(layout, &t, &p, &e, &d, nullptr) == EREDU_OK);
-    CHECK(t == 2);
-    CHECK(p == 3);
-    CHECK(e == 2);
-    CHECK(d == 2);
-    CHECK(eredu_layout_coordinates(layout, &t, &p, &e, &d, nullptr) == EREDU_OK);
-    CHECK(t == 1);
-    CHECK(p == 2);
-    CHECK(e == 0);
-    CHECK(d == 1);
-    std::uint64_t rank = 0;
-    CHECK(eredu_layout_rank(layout, &rank, nullptr) == EREDU_OK);
-    CHECK(rank == 22);
-    eredu_policy policy = 9;
-    CHECK(eredu_layout_policy(layout, &policy, nullptr) == EREDU_OK);
-    CHECK(policy == EREDU_POLICY_REQUIRE);
-    std::size_t count = 9;
-    CHECK(eredu_layout_tensor_count(layout, &count, nullptr) == EREDU_OK);
-    CHECK(count == 0);
+    eredu_topology topology = EREDU_TOPOLOGY_INIT;
+    CHECK(eredu_layout_topology(layout, &topology, nullptr) == EREDU_OK);
+    CHECK(topology.tensor == 2);
+    CHECK(topology.pipeline == 3);
+    CHECK(topology.expert == 2);
+    CHECK(topology.data == 2);
+    eredu_layout_info placed = EREDU_LAYOUT_INFO_INIT;
+    CHECK(eredu_layout_get_info(layout, &placed, nullptr) == EREDU_OK);
+    CHECK(placed.tensor_rank == 1);
+    CHECK(placed.pipeline_rank == 2);
+    CHECK(placed.expert_rank == 0);
+    CHECK(placed.data_rank == 1);
+    CHECK(placed.rank == 22);
+    CHECK(placed.policy == EREDU_POLICY_REQUIRE);
+    CHECK(placed.tensor_count == 0);
+    CHECK(eredu_layout_tensor_count(layout) == 0);
   }
 
   TEST_CASE("lookup by target") {
@@ -343,15 +326,11 @@ TEST_SUITE("capi.plan") {
     REQUIRE(made.status == EREDU_OK);
     CHECK_FALSE(local_bytes(made.handle.get(), "untyped").has_value());
     CHECK(local_bytes(made.handle.get(), "typed") == std::optional<std::uint64_t>(32));
-    eredu_dtype dtype = 5;
-    bool present = true;
-    CHECK(eredu_layout_tensor_dtype(made.handle.get(), index_of(made.handle.get(), "untyped"),
-                                    &dtype, &present, nullptr) == EREDU_OK);
-    CHECK_FALSE(present);
-    CHECK(dtype == 0);
-    eredu_layout_totals totals;
-    eredu_layout_totals_init(&totals, nullptr);
-    REQUIRE(eredu_layout_get_totals(made.handle.get(), &totals, nullptr) == EREDU_OK);
+    const eredu_layout_tensor_info untyped_info = tensor_info(made.handle.get(), "untyped");
+    CHECK(untyped_info.has_dtype == 0);
+    CHECK(untyped_info.dtype == 0);
+    eredu_layout_info totals = EREDU_LAYOUT_INFO_INIT;
+    REQUIRE(eredu_layout_get_info(made.handle.get(), &totals, nullptr) == EREDU_OK);
     CHECK(totals.local_bytes == 32);
     CHECK(totals.global_bytes == 64);
     CHECK(totals.unknown_bytes_tensors == 1);
@@ -364,10 +343,8 @@ TEST_SUITE("capi.plan") {
     const std::string before = to_json(made.handle.get());
     model.handle.reset();
     CHECK(to_json(made.handle.get()) == before);
-    const char* logical = nullptr;
-    CHECK(eredu_layout_tensor_logical_name(made.handle.get(), 0, &logical, nullptr, nullptr) ==
-          EREDU_OK);
-    CHECK(std::string(logical) == "decoder.mlp.down");
+    CHECK(std::string(tensor_info(made.handle.get(), std::size_t{0}).logical_name) ==
+          "decoder.mlp.down");
   }
 
   TEST_CASE("ranks plan concurrently from one model") {

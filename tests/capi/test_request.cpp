@@ -1,5 +1,6 @@
-// Seed 002 (normalized load request) through eredu/request.h only: the
-// seed's tests of semantics §6.5 and every NormalizedLoadRequestError code.
+// The seed's normalized load request through eredu/request.h only: the
+// seed's tests, every NormalizedLoadRequestError code, and the sized-struct
+// rule of the request's structs.
 #include <doctest/doctest.h>
 #include <eredu/eredu.h>
 
@@ -8,8 +9,11 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "capi_support.hpp"
+#include "sized_checks.hpp"
 
 using namespace capi_test;
 
@@ -28,28 +32,38 @@ Request new_request(const eredu_quantization_request* quantization = nullptr) {
 
 Request quantized(eredu_quantization_kind kind, std::uint32_t group_size = 0,
                   std::uint8_t bits = 0) {
-  eredu_quantization_request quantization;
-  eredu_quantization_request_init(&quantization, nullptr);
+  eredu_quantization_request quantization = EREDU_QUANTIZATION_REQUEST_INIT;
   quantization.kind = kind;
   quantization.group_size = group_size;
   quantization.bits = bits;
   return new_request(&quantization);
 }
 
-/// Rank `rank` of a tensor-parallel topology of `tensor` ranks, Float32
-/// wire, 1000 ms quarantined completion.
-eredu_parallel_load_desc parallel_desc(std::uint64_t tensor, std::uint64_t rank, std::int32_t batch,
-                                       std::int32_t sequence) {
-  eredu_parallel_load_desc desc;
-  eredu_parallel_load_desc_init(&desc, nullptr);
-  desc.tensor = tensor;
-  desc.rank = rank;
-  desc.activation_dtype = EREDU_ACTIVATION_DTYPE_FLOAT32;
-  desc.maximum_batch_size = batch;
-  desc.maximum_sequence_length = sequence;
-  desc.completion_timeout_millis = 1000;
-  desc.completion_cancellation = EREDU_CANCELLATION_QUARANTINE_UNTIL_COMPLETE;
-  return desc;
+/// A parallel request and the topology it points to: rank `rank` of a
+/// tensor-parallel topology of `tensor` ranks, Float32 wire, 1000 ms
+/// quarantined completion. Not copyable: the descriptor points into the
+/// object itself.
+struct Parallel {
+  eredu_topology topology = EREDU_TOPOLOGY_INIT;
+  eredu_parallel_load_desc desc = EREDU_PARALLEL_LOAD_DESC_INIT;
+
+  Parallel(std::uint64_t tensor, std::uint64_t rank, std::int32_t batch, std::int32_t sequence) {
+    topology.tensor = tensor;
+    desc.topology = &topology;
+    desc.rank = rank;
+    desc.activation_dtype = EREDU_ACTIVATION_DTYPE_FLOAT32;
+    desc.maximum_batch_size = batch;
+    desc.maximum_sequence_length = sequence;
+    desc.completion_timeout_millis = 1000;
+    desc.completion_cancellation = EREDU_CANCELLATION_QUARANTINE_UNTIL_COMPLETE;
+  }
+  Parallel(const Parallel&) = delete;
+  Parallel& operator=(const Parallel&) = delete;
+};
+
+Parallel parallel_desc(std::uint64_t tensor, std::uint64_t rank, std::int32_t batch,
+                       std::int32_t sequence) {
+  return {tensor, rank, batch, sequence};
 }
 
 /// The outcome of one call: its status and its error object's code and text.
@@ -75,6 +89,10 @@ Outcome set_parallel(eredu_load_request* request, const eredu_parallel_load_desc
   });
 }
 
+Outcome set_parallel(eredu_load_request* request, const Parallel& parallel) {
+  return set_parallel(request, parallel.desc);
+}
+
 Outcome set_completion(eredu_load_request* request, std::uint64_t timeout_millis,
                        eredu_cancellation_mode cancellation) {
   return outcome_of([&](eredu_error** error) {
@@ -84,7 +102,7 @@ Outcome set_completion(eredu_load_request* request, std::uint64_t timeout_millis
 }
 
 Outcome validate(const eredu_load_request* request, eredu_preparation_policy* policy) {
-  eredu_preparation_policy_init(policy, nullptr);
+  REQUIRE(eredu_preparation_policy_init(policy, sizeof *policy, nullptr) == EREDU_OK);
   return outcome_of([&](eredu_error** error) {
     return eredu_load_request_validate_model_preparation(request, policy, error);
   });
@@ -95,11 +113,20 @@ Outcome validate(const eredu_load_request* request) {
   return validate(request, &policy);
 }
 
+/// The request's plain fields.
+eredu_load_request_info info_of(const eredu_load_request* request) {
+  eredu_load_request_info info = EREDU_LOAD_REQUEST_INFO_INIT;
+  REQUIRE(eredu_load_request_get_info(request, &info, nullptr) == EREDU_OK);
+  CHECK(info.struct_size == sizeof(eredu_load_request_info));
+  return info;
+}
+
 bool has_parallel(const eredu_load_request* request) {
-  eredu_parallel_load_desc out;
-  eredu_parallel_load_desc_init(&out, nullptr);
+  eredu_parallel_load_desc out = EREDU_PARALLEL_LOAD_DESC_INIT;
   bool present = true;
   REQUIRE(eredu_load_request_parallel_execution(request, &out, &present, nullptr) == EREDU_OK);
+  CHECK(info_of(request).has_parallel_execution == (present ? 1 : 0));
+  if (!present) CHECK(out.topology == nullptr);
   return present;
 }
 
@@ -119,26 +146,32 @@ Completion communication_completion(const eredu_load_request* request,
 }
 
 Completion realtime_completion(const eredu_load_request* request) {
+  const eredu_load_request_info info = info_of(request);
   Completion completion;
-  REQUIRE(eredu_load_request_realtime_completion_policy(
-              request, &completion.timeout_millis, &completion.cancellation, nullptr) == EREDU_OK);
+  completion.timeout_millis = info.realtime_completion_timeout_millis;
+  completion.cancellation = info.realtime_completion_cancellation;
   completion.present = true;
   return completion;
 }
 
 std::uint64_t max_cached_shards(const eredu_load_request* request) {
-  std::uint64_t out = 0;
-  REQUIRE(eredu_load_request_max_cached_shards(request, &out, nullptr) == EREDU_OK);
-  return out;
+  return info_of(request).max_cached_shards;
+}
+
+/// The drafting intent: (kind, embedded capacity).
+std::pair<eredu_drafting_kind, std::uint64_t> drafting_of(const eredu_load_request* request) {
+  const eredu_load_request_info info = info_of(request);
+  return {info.drafting, info.max_draft_tokens};
 }
 
 /// The quantization getter: the request, or nullopt when absent.
 std::optional<eredu_quantization_request> quantization_of(const eredu_load_request* request) {
   eredu_quantization_request out;
-  eredu_quantization_request_init(&out, nullptr);
+  REQUIRE(eredu_quantization_request_init(&out, sizeof out, nullptr) == EREDU_OK);
   bool present = true;
   REQUIRE(eredu_load_request_quantization(request, &out, &present, nullptr) == EREDU_OK);
   CHECK(out.struct_size == sizeof(eredu_quantization_request));
+  CHECK(info_of(request).has_quantization == (present ? 1 : 0));
   if (!present) {
     CHECK(out.kind == 0);
     CHECK(out.group_size == 0);
@@ -150,16 +183,13 @@ std::optional<eredu_quantization_request> quantization_of(const eredu_load_reque
 
 eredu_residency_summary weight_residency_of(const eredu_load_request* request,
                                             std::uint64_t unit_count) {
-  eredu_residency_summary summary;
-  eredu_residency_summary_init(&summary, nullptr);
+  eredu_residency_summary summary = EREDU_RESIDENCY_SUMMARY_INIT;
   REQUIRE(eredu_load_request_weight_residency(request, unit_count, &summary, nullptr) == EREDU_OK);
   return summary;
 }
 
 std::uint32_t capabilities_of(const eredu_load_request* request) {
-  std::uint32_t out = 99;
-  REQUIRE(eredu_load_request_required_session_capabilities(request, &out, nullptr) == EREDU_OK);
-  return out;
+  return info_of(request).required_session_capabilities;
 }
 
 }  // namespace
@@ -177,16 +207,18 @@ TEST_SUITE("capi.request") {
     CHECK(validated.code == EREDU_OK);
 
     eredu_parallel_load_desc parallel;
-    eredu_parallel_load_desc_init(&parallel, nullptr);
+    REQUIRE(eredu_parallel_load_desc_init(&parallel, sizeof parallel, nullptr) == EREDU_OK);
     bool present = false;
     REQUIRE(eredu_load_request_parallel_execution(request.get(), &parallel, &present, nullptr) ==
             EREDU_OK);
     CHECK(present);
     CHECK(parallel.struct_size == sizeof(eredu_parallel_load_desc));
-    CHECK(parallel.tensor == 2);
-    CHECK(parallel.pipeline == 1);
-    CHECK(parallel.expert == 1);
-    CHECK(parallel.data == 1);
+    REQUIRE(parallel.topology != nullptr);
+    CHECK(parallel.topology->struct_size == sizeof(eredu_topology));
+    CHECK(parallel.topology->tensor == 2);
+    CHECK(parallel.topology->pipeline == 1);
+    CHECK(parallel.topology->expert == 1);
+    CHECK(parallel.topology->data == 1);
     CHECK(parallel.rank == 1);
     CHECK(parallel.activation_dtype == EREDU_ACTIVATION_DTYPE_FLOAT32);
     CHECK(parallel.maximum_batch_size == 2);
@@ -199,11 +231,12 @@ TEST_SUITE("capi.request") {
     CHECK(completion.timeout_millis == 1000);
     CHECK(completion.cancellation == EREDU_CANCELLATION_QUARANTINE_UNTIL_COMPLETE);
 
-    CHECK(policy.has_topology == 1);
-    CHECK(policy.tensor == 2);
-    CHECK(policy.pipeline == 1);
-    CHECK(policy.expert == 1);
-    CHECK(policy.data == 1);
+    REQUIRE(policy.topology != nullptr);
+    CHECK(policy.topology->tensor == 2);
+    CHECK(policy.topology->pipeline == 1);
+    CHECK(policy.topology->expert == 1);
+    CHECK(policy.topology->data == 1);
+    CHECK(policy.topology == parallel.topology);  // both borrowed from the request
     CHECK(policy.has_quantization == 1);
     CHECK(policy.quantization_kind == EREDU_QUANTIZATION_MXFP4);
     CHECK(policy.quantization_group_size == 0);
@@ -273,15 +306,13 @@ TEST_SUITE("capi.request") {
     CHECK(zero.code == EREDU_E_ZERO_EMBEDDED_DRAFT_CAPACITY);
     CHECK(zero.message == "embedded draft capacity must be positive");
 
-    eredu_drafting_kind kind = 99;
-    std::uint64_t capacity = 99;
-    REQUIRE(eredu_load_request_drafting(request.get(), &kind, &capacity, nullptr) == EREDU_OK);
+    auto [kind, capacity] = drafting_of(request.get());
     CHECK(kind == EREDU_DRAFTING_ARCHITECTURE_DEFAULT);
     CHECK(capacity == 0);
 
     REQUIRE(eredu_load_request_set_drafting(request.get(), EREDU_DRAFTING_EMBEDDED, 4, nullptr) ==
             EREDU_OK);
-    REQUIRE(eredu_load_request_drafting(request.get(), &kind, &capacity, nullptr) == EREDU_OK);
+    std::tie(kind, capacity) = drafting_of(request.get());
     CHECK(kind == EREDU_DRAFTING_EMBEDDED);
     CHECK(capacity == 4);
   }
@@ -328,11 +359,11 @@ TEST_SUITE("capi.request") {
     CHECK(set_completion(request.get(), 0, EREDU_CANCELLATION_NATIVE_CANCEL).status ==
           EREDU_E_INVALID_COMPLETION_POLICY);
     CHECK(set_completion(request.get(), 5, 7).status == EREDU_E_INVALID_ARGUMENT);
-    eredu_parallel_load_desc desc = parallel_desc(2, 0, 1, 128);
-    desc.completion_timeout_millis = 0;
+    Parallel desc = parallel_desc(2, 0, 1, 128);
+    desc.desc.completion_timeout_millis = 0;
     CHECK(set_parallel(request.get(), desc).status == EREDU_E_INVALID_COMPLETION_POLICY);
     // The completion deadline comes before the replicated-topology check.
-    desc.tensor = 1;
+    desc.topology.tensor = 1;
     CHECK(set_parallel(request.get(), desc).status == EREDU_E_INVALID_COMPLETION_POLICY);
     // Nothing was stored: validation passes and realtime work gets the default.
     CHECK(validate(request.get()).status == EREDU_OK);
@@ -344,17 +375,17 @@ TEST_SUITE("capi.request") {
 
   TEST_CASE("the topology is checked before the completion and the request") {
     const Request request = new_request();
-    eredu_parallel_load_desc desc = parallel_desc(2, 0, 0, 0);
-    desc.completion_timeout_millis = 0;
-    desc.pipeline = 0;
+    Parallel desc = parallel_desc(2, 0, 0, 0);
+    desc.desc.completion_timeout_millis = 0;
+    desc.topology.pipeline = 0;
     CHECK(set_parallel(request.get(), desc).status == EREDU_E_ZERO_AXIS);
-    desc.pipeline = 1;
-    desc.rank = 2;
+    desc.topology.pipeline = 1;
+    desc.desc.rank = 2;
     const Outcome outside = set_parallel(request.get(), desc);
     CHECK(outside.status == EREDU_E_RANK_OUT_OF_RANGE);
     CHECK(outside.message == "rank 2 is outside world size 2");
-    desc.tensor = UINT64_MAX;
-    desc.pipeline = 2;
+    desc.topology.tensor = UINT64_MAX;
+    desc.topology.pipeline = 2;
     CHECK(set_parallel(request.get(), desc).status == EREDU_E_WORLD_SIZE_OVERFLOW);
   }
 
@@ -372,12 +403,12 @@ TEST_SUITE("capi.request") {
 
     // A second parallel request replaces the first, with its own completion.
     REQUIRE(set_parallel(request.get(), parallel_desc(4, 3, 8, 64)).status == EREDU_OK);
-    eredu_parallel_load_desc parallel;
-    eredu_parallel_load_desc_init(&parallel, nullptr);
+    eredu_parallel_load_desc parallel = EREDU_PARALLEL_LOAD_DESC_INIT;
     bool present = false;
     REQUIRE(eredu_load_request_parallel_execution(request.get(), &parallel, &present, nullptr) ==
             EREDU_OK);
-    CHECK(parallel.tensor == 4);
+    REQUIRE(parallel.topology != nullptr);
+    CHECK(parallel.topology->tensor == 4);
     CHECK(parallel.rank == 3);
     CHECK(parallel.maximum_batch_size == 8);
     CHECK(parallel.maximum_sequence_length == 64);
@@ -387,17 +418,12 @@ TEST_SUITE("capi.request") {
   TEST_CASE("drafting plans map to drafting intent") {
     const Request request = new_request();
     eredu_drafting_plan plan;
-    REQUIRE(eredu_drafting_plan_init(&plan, nullptr) == EREDU_OK);
+    REQUIRE(eredu_drafting_plan_init(&plan, sizeof plan, nullptr) == EREDU_OK);
     CHECK(plan.struct_size == sizeof(eredu_drafting_plan));
     CHECK(plan.kind == EREDU_DRAFTING_PLAN_DISABLED);
     CHECK(plan.max_draft_tokens == 0);
 
-    const auto drafting = [&]() {
-      eredu_drafting_kind kind = 99;
-      std::uint64_t capacity = 99;
-      REQUIRE(eredu_load_request_drafting(request.get(), &kind, &capacity, nullptr) == EREDU_OK);
-      return std::pair{kind, capacity};
-    };
+    const auto drafting = [&]() { return drafting_of(request.get()); };
     REQUIRE(eredu_load_request_set_drafting_plan(request.get(), &plan, nullptr) == EREDU_OK);
     CHECK(drafting() == std::pair<eredu_drafting_kind, std::uint64_t>{EREDU_DRAFTING_DISABLED, 0});
     plan.kind = EREDU_DRAFTING_PLAN_EMBEDDED;
@@ -443,14 +469,12 @@ TEST_SUITE("capi.request") {
           EREDU_E_INVALID_ARGUMENT);
     REQUIRE(eredu_load_request_set_drafting(request.get(), EREDU_DRAFTING_EXTERNAL_TARGET, 0,
                                             nullptr) == EREDU_OK);
-    eredu_drafting_kind kind = 0;
-    std::uint64_t capacity = 1;
-    REQUIRE(eredu_load_request_drafting(request.get(), &kind, &capacity, nullptr) == EREDU_OK);
+    auto [kind, capacity] = drafting_of(request.get());
     CHECK(kind == EREDU_DRAFTING_EXTERNAL_TARGET);
     CHECK(capacity == 0);
     REQUIRE(eredu_load_request_set_drafting(request.get(), EREDU_DRAFTING_ARCHITECTURE_DEFAULT, 0,
                                             nullptr) == EREDU_OK);
-    REQUIRE(eredu_load_request_drafting(request.get(), &kind, &capacity, nullptr) == EREDU_OK);
+    std::tie(kind, capacity) = drafting_of(request.get());
     CHECK(kind == EREDU_DRAFTING_ARCHITECTURE_DEFAULT);
   }
 
@@ -465,11 +489,9 @@ TEST_SUITE("capi.request") {
     CHECK(zero.message == "source reader-cache limit must be positive");
     CHECK(max_cached_shards(request.get()) == 4);
 
-    eredu_layerwise_options layerwise;
-    eredu_layerwise_options_init(&layerwise, nullptr);
+    eredu_layerwise_options layerwise = EREDU_LAYERWISE_OPTIONS_INIT;
     layerwise.max_cached_shards = 0;
-    eredu_weight_residency_desc desc;
-    eredu_weight_residency_desc_init(&desc, nullptr);
+    eredu_weight_residency_desc desc = EREDU_WEIGHT_RESIDENCY_DESC_INIT;
     desc.layers = EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST;
     desc.layerwise = &layerwise;
     REQUIRE(eredu_load_request_set_weight_residency(request.get(), &desc, nullptr) == EREDU_OK);
@@ -487,10 +509,10 @@ TEST_SUITE("capi.request") {
 
   TEST_CASE("validation checks the cache bound, the quantization, then the completion") {
     eredu_layerwise_options layerwise;
-    eredu_layerwise_options_init(&layerwise, nullptr);
+    REQUIRE(eredu_layerwise_options_init(&layerwise, sizeof layerwise, nullptr) == EREDU_OK);
     layerwise.max_cached_shards = 0;
     eredu_weight_residency_desc desc;
-    eredu_weight_residency_desc_init(&desc, nullptr);
+    REQUIRE(eredu_weight_residency_desc_init(&desc, sizeof desc, nullptr) == EREDU_OK);
     desc.layers = EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST;
     desc.layerwise = &layerwise;
 
@@ -526,7 +548,7 @@ TEST_SUITE("capi.request") {
     CHECK(unknown.message == "unknown load-time transformation request");
 
     eredu_quantization_request defaults;
-    REQUIRE(eredu_quantization_request_init(&defaults, nullptr) == EREDU_OK);
+    REQUIRE(eredu_quantization_request_init(&defaults, sizeof defaults, nullptr) == EREDU_OK);
     CHECK(defaults.struct_size == sizeof(eredu_quantization_request));
     CHECK(defaults.kind == EREDU_QUANTIZATION_AFFINE);
     CHECK(defaults.group_size == 64);
@@ -538,8 +560,7 @@ TEST_SUITE("capi.request") {
     CHECK(policy.quantization_kind == EREDU_QUANTIZATION_AFFINE);
     CHECK(policy.quantization_group_size == 64);
     CHECK(policy.quantization_bits == 4);
-    CHECK(policy.has_topology == 0);
-    CHECK(policy.tensor == 0);
+    CHECK(policy.topology == nullptr);
 
     // A failed call sets the out-parameter to NULL.
     defaults.struct_size = 1;
@@ -556,15 +577,13 @@ TEST_SUITE("capi.request") {
       REQUIRE(validate(request.get(), &policy).status == EREDU_OK);
       return policy.residency;
     };
-    eredu_weight_residency_desc desc;
-    eredu_weight_residency_desc_init(&desc, nullptr);
+    eredu_weight_residency_desc desc = EREDU_WEIGHT_RESIDENCY_DESC_INIT;
     CHECK(residency_of(desc) == EREDU_RESIDENCY_REQUEST_FULLY_RESIDENT);
     desc.layers = EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST;
     CHECK(residency_of(desc) == EREDU_RESIDENCY_REQUEST_LAYERWISE_HOST);
     desc.layers = EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM;
     CHECK(residency_of(desc) == EREDU_RESIDENCY_REQUEST_DENSE_DISK_STREAM);
-    eredu_parameter_bank_options bank;
-    eredu_parameter_bank_options_init(&bank, nullptr);
+    eredu_parameter_bank_options bank = EREDU_PARAMETER_BANK_OPTIONS_INIT;
     desc.parameter_bank_cache = &bank;
     CHECK(residency_of(desc) == EREDU_RESIDENCY_REQUEST_ADDRESSABLE_PARAMETER_BANKS);
   }
@@ -572,20 +591,17 @@ TEST_SUITE("capi.request") {
   TEST_CASE("an invalid weight residency leaves the request unchanged") {
     const Request request = new_request();
     eredu_dense_stream_options dense;
-    eredu_dense_stream_options_init(&dense, nullptr);
+    REQUIRE(eredu_dense_stream_options_init(&dense, sizeof dense, nullptr) == EREDU_OK);
     dense.max_cached_shards = 7;
-    eredu_weight_residency_desc desc;
-    eredu_weight_residency_desc_init(&desc, nullptr);
+    eredu_weight_residency_desc desc = EREDU_WEIGHT_RESIDENCY_DESC_INIT;
     desc.layers = EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM;
     desc.dense = &dense;
     REQUIRE(eredu_load_request_set_weight_residency(request.get(), &desc, nullptr) == EREDU_OK);
     CHECK(max_cached_shards(request.get()) == 7);
 
-    eredu_offload_config offload;
-    eredu_offload_config_init(&offload, nullptr);
+    eredu_offload_config offload = EREDU_OFFLOAD_CONFIG_INIT;
     offload.prefetch_depth = 0;
-    eredu_layerwise_options layerwise;
-    eredu_layerwise_options_init(&layerwise, nullptr);
+    eredu_layerwise_options layerwise = EREDU_LAYERWISE_OPTIONS_INIT;
     layerwise.offload = &offload;
     desc.layers = EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST;
     desc.dense = nullptr;
@@ -613,26 +629,18 @@ TEST_SUITE("capi.request") {
     REQUIRE(validate(request.get(), &policy).status == EREDU_OK);
     CHECK(policy.required_session_capabilities == 7);
 
-    eredu_cache_residency residency = 9;
-    REQUIRE(eredu_load_request_state_residency(request.get(), &residency, nullptr) == EREDU_OK);
-    CHECK(residency == EREDU_CACHE_RESIDENCY_DEVICE);
+    CHECK(info_of(request.get()).state_residency == EREDU_CACHE_RESIDENCY_DEVICE);
     CHECK(eredu_load_request_set_state_residency(request.get(), 2, nullptr) ==
           EREDU_E_INVALID_ARGUMENT);
     REQUIRE(eredu_load_request_set_state_residency(request.get(), EREDU_CACHE_RESIDENCY_PAGED,
                                                    nullptr) == EREDU_OK);
-    REQUIRE(eredu_load_request_state_residency(request.get(), &residency, nullptr) == EREDU_OK);
-    CHECK(residency == EREDU_CACHE_RESIDENCY_PAGED);
+    CHECK(info_of(request.get()).state_residency == EREDU_CACHE_RESIDENCY_PAGED);
 
-    bool persistence = true;
-    REQUIRE(eredu_load_request_prompt_cache_persistence(request.get(), &persistence, nullptr) ==
-            EREDU_OK);
-    CHECK(!persistence);
+    CHECK(info_of(request.get()).prompt_cache_persistence == 0);
     CHECK(eredu_load_request_set_prompt_cache_persistence(request.get(), 2, nullptr) ==
           EREDU_E_INVALID_ARGUMENT);
     REQUIRE(eredu_load_request_set_prompt_cache_persistence(request.get(), 1, nullptr) == EREDU_OK);
-    REQUIRE(eredu_load_request_prompt_cache_persistence(request.get(), &persistence, nullptr) ==
-            EREDU_OK);
-    CHECK(persistence);
+    CHECK(info_of(request.get()).prompt_cache_persistence == 1);
   }
 
   TEST_CASE("quantization, weight residency and session capabilities read back") {
@@ -671,19 +679,17 @@ TEST_SUITE("capi.request") {
     CHECK(quantization->bits == 0);
 
     // A dense stream beside an independent bank cache, echoed in full.
-    eredu_dense_stream_options dense;
-    eredu_dense_stream_options_init(&dense, nullptr);
+    eredu_dense_stream_options dense = EREDU_DENSE_STREAM_OPTIONS_INIT;
     dense.device_budget_bytes = 32;
     dense.host_budget_bytes = 64;
     dense.host_lookahead = 3;
     dense.background_queue_capacity = 1;
     dense.sample_backend_memory = 1;
     eredu_parameter_bank_options bank;
-    eredu_parameter_bank_options_init(&bank, nullptr);
+    REQUIRE(eredu_parameter_bank_options_init(&bank, sizeof bank, nullptr) == EREDU_OK);
     bank.compact_bank_scratch_bytes = 64;
     bank.prefill_compact_bank_target_bytes = 32;
-    eredu_weight_residency_desc desc;
-    eredu_weight_residency_desc_init(&desc, nullptr);
+    eredu_weight_residency_desc desc = EREDU_WEIGHT_RESIDENCY_DESC_INIT;
     desc.layers = EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM;
     desc.dense = &dense;
     desc.parameter_bank_cache = &bank;
@@ -727,22 +733,50 @@ TEST_SUITE("capi.request") {
     CHECK(policy.has_quantization == 0);
     CHECK(policy.quantization_kind == 0);
     CHECK(policy.residency == EREDU_RESIDENCY_REQUEST_FULLY_RESIDENT);
-    CHECK(policy.has_topology == 0);
+    CHECK(policy.topology == nullptr);
     CHECK(policy.required_session_capabilities == 0);
     CHECK(!has_parallel(request.get()));
 
     eredu_parallel_load_desc defaults;
-    REQUIRE(eredu_parallel_load_desc_init(&defaults, nullptr) == EREDU_OK);
-    CHECK(defaults.tensor == 1);
-    CHECK(defaults.pipeline == 1);
-    CHECK(defaults.expert == 1);
-    CHECK(defaults.data == 1);
+    REQUIRE(eredu_parallel_load_desc_init(&defaults, sizeof defaults, nullptr) == EREDU_OK);
+    CHECK(defaults.struct_size == sizeof(eredu_parallel_load_desc));
+    CHECK(defaults.topology == nullptr);
     CHECK(defaults.rank == 0);
     CHECK(defaults.activation_dtype == EREDU_ACTIVATION_DTYPE_FLOAT32);
     CHECK(defaults.maximum_batch_size == 0);
     CHECK(defaults.maximum_sequence_length == 0);
     CHECK(defaults.completion_timeout_millis == 30000);
     CHECK(defaults.completion_cancellation == EREDU_CANCELLATION_QUARANTINE_UNTIL_COMPLETE);
+    // The macro holds the same defaults.
+    const eredu_parallel_load_desc macro = EREDU_PARALLEL_LOAD_DESC_INIT;
+    CHECK(macro.struct_size == defaults.struct_size);
+    CHECK(macro.topology == nullptr);
+    CHECK(macro.rank == 0);
+    CHECK(macro.activation_dtype == defaults.activation_dtype);
+    CHECK(macro.maximum_batch_size == 0);
+    CHECK(macro.maximum_sequence_length == 0);
+    CHECK(macro.completion_timeout_millis == defaults.completion_timeout_millis);
+    CHECK(macro.completion_cancellation == defaults.completion_cancellation);
+    const eredu_quantization_request quantization = EREDU_QUANTIZATION_REQUEST_INIT;
+    CHECK(quantization.kind == EREDU_QUANTIZATION_AFFINE);
+    CHECK(quantization.group_size == 64);
+    CHECK(quantization.bits == 4);
+    const eredu_drafting_plan plan = EREDU_DRAFTING_PLAN_INIT;
+    CHECK(plan.kind == EREDU_DRAFTING_PLAN_DISABLED);
+    CHECK(plan.max_draft_tokens == 0);
+
+    // Every plain field of the default request.
+    const eredu_load_request_info info = info_of(request.get());
+    CHECK(info.state_residency == EREDU_CACHE_RESIDENCY_DEVICE);
+    CHECK(info.required_session_capabilities == 0);
+    CHECK(info.drafting == EREDU_DRAFTING_ARCHITECTURE_DEFAULT);
+    CHECK(info.realtime_completion_cancellation == EREDU_CANCELLATION_QUARANTINE_UNTIL_COMPLETE);
+    CHECK(info.prompt_cache_persistence == 0);
+    CHECK(info.has_quantization == 0);
+    CHECK(info.has_parallel_execution == 0);
+    CHECK(info.max_cached_shards == 4);
+    CHECK(info.realtime_completion_timeout_millis == 30000);
+    CHECK(info.max_draft_tokens == 0);
   }
 
   TEST_CASE("misuse is an argument error and leaves outputs zeroed") {
@@ -752,17 +786,27 @@ TEST_SUITE("capi.request") {
     CHECK(eredu_load_request_set_max_cached_shards(nullptr, 1, nullptr) == EREDU_E_NULL_ARGUMENT);
     CHECK(eredu_load_request_set_parallel_execution(nullptr, nullptr, nullptr) ==
           EREDU_E_NULL_ARGUMENT);
-    std::uint64_t shards = 5;
-    CHECK(eredu_load_request_max_cached_shards(nullptr, &shards, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(shards == 0);
-    CHECK(eredu_parallel_load_desc_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_preparation_policy_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
+    eredu_load_request_info info = EREDU_LOAD_REQUEST_INFO_INIT;
+    info.max_cached_shards = 5;
+    CHECK(eredu_load_request_get_info(nullptr, &info, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(info.max_cached_shards == 0);
+    CHECK(eredu_parallel_load_desc_init(nullptr, sizeof(eredu_parallel_load_desc), nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_preparation_policy_init(nullptr, sizeof(eredu_preparation_policy), nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_quantization_request_init(nullptr, sizeof(eredu_quantization_request), nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_drafting_plan_init(nullptr, sizeof(eredu_drafting_plan), nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_load_request_info_init(nullptr, sizeof(eredu_load_request_info), nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
 
     REQUIRE(eredu_load_request_new(nullptr, &request, nullptr) == EREDU_OK);
     const Request owned(request);
     CHECK(eredu_load_request_set_parallel_execution(request, nullptr, nullptr) ==
           EREDU_E_NULL_ARGUMENT);
-    eredu_parallel_load_desc desc = parallel_desc(2, 0, 1, 1);
+    Parallel parallel = parallel_desc(2, 0, 1, 1);
+    eredu_parallel_load_desc& desc = parallel.desc;
     desc.activation_dtype = 3;
     const Outcome dtype = set_parallel(request, desc);
     CHECK(dtype.status == EREDU_E_INVALID_ARGUMENT);
@@ -771,35 +815,55 @@ TEST_SUITE("capi.request") {
     desc.completion_cancellation = 2;
     CHECK(set_parallel(request, desc).status == EREDU_E_INVALID_ARGUMENT);
     desc.completion_cancellation = EREDU_CANCELLATION_NATIVE_CANCEL;
-    desc.struct_size = 8;
+    desc.struct_size = 9;  // ends inside `topology`
+    CHECK(set_parallel(request, desc).status == EREDU_E_INVALID_ARGUMENT);
+    desc.struct_size = sizeof desc;
+    desc.topology = nullptr;
+    const Outcome no_topology = set_parallel(request, desc);
+    CHECK(no_topology.status == EREDU_E_NULL_ARGUMENT);
+    CHECK(no_topology.message == "argument parallel->topology is NULL");
+    desc.topology = &parallel.topology;
+    parallel.topology.struct_size = 2;
+    const Outcome topology_size = set_parallel(request, desc);
+    CHECK(topology_size.status == EREDU_E_INVALID_ARGUMENT);
+    CHECK(topology_size.message ==
+          "parallel->topology->struct_size is 2; it must be the caller's sizeof, between 4 and "
+          "4096");
+    // Argument errors come before the topology's own rules.
+    parallel.topology.tensor = 0;
     CHECK(set_parallel(request, desc).status == EREDU_E_INVALID_ARGUMENT);
     CHECK(!has_parallel(request));
 
     eredu_preparation_policy policy;
-    eredu_preparation_policy_init(&policy, nullptr);
-    policy.struct_size = 4;
+    REQUIRE(eredu_preparation_policy_init(&policy, sizeof policy, nullptr) == EREDU_OK);
+    policy.struct_size = 6;
     CHECK(eredu_load_request_validate_model_preparation(request, &policy, nullptr) ==
           EREDU_E_INVALID_ARGUMENT);
     CHECK(eredu_load_request_validate_model_preparation(request, nullptr, nullptr) ==
           EREDU_E_NULL_ARGUMENT);
-    eredu_parallel_load_desc out;
-    eredu_parallel_load_desc_init(&out, nullptr);
+    eredu_parallel_load_desc out = EREDU_PARALLEL_LOAD_DESC_INIT;
     CHECK(eredu_load_request_parallel_execution(request, &out, nullptr, nullptr) ==
           EREDU_E_NULL_ARGUMENT);
+    bool attached = true;
+    CHECK(eredu_load_request_parallel_execution(nullptr, &out, &attached, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK_FALSE(attached);
+    CHECK(eredu_load_request_parallel_execution(request, nullptr, &attached, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    out.struct_size = 1;
+    CHECK(eredu_load_request_parallel_execution(request, &out, &attached, nullptr) ==
+          EREDU_E_INVALID_ARGUMENT);
     std::uint64_t timeout = 0;
     eredu_cancellation_mode mode = 0;
-    CHECK(eredu_load_request_realtime_completion_policy(request, &timeout, nullptr, nullptr) ==
-          EREDU_E_NULL_ARGUMENT);
     CHECK(eredu_load_request_communication_completion_policy(request, &timeout, &mode, nullptr,
                                                              nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_load_request_drafting(request, nullptr, &timeout, nullptr) ==
-          EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_load_request_state_residency(request, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_load_request_prompt_cache_persistence(request, nullptr, nullptr) ==
-          EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_load_request_get_info(request, nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
+    info = EREDU_LOAD_REQUEST_INFO_INIT;
+    info.struct_size = 3;
+    CHECK(eredu_load_request_get_info(request, &info, nullptr) == EREDU_E_INVALID_ARGUMENT);
+    CHECK(info.struct_size == 3);
 
-    eredu_quantization_request quantization;
-    eredu_quantization_request_init(&quantization, nullptr);
+    eredu_quantization_request quantization = EREDU_QUANTIZATION_REQUEST_INIT;
     bool present = true;
     CHECK(eredu_load_request_quantization(nullptr, &quantization, &present, nullptr) ==
           EREDU_E_NULL_ARGUMENT);
@@ -815,17 +879,9 @@ TEST_SUITE("capi.request") {
     });
     CHECK(size.status == EREDU_E_INVALID_ARGUMENT);
     CHECK(size.message ==
-          "out->struct_size is 2, expected " + std::to_string(sizeof(eredu_quantization_request)));
+          "out->struct_size is 2; it must be the caller's sizeof, between 4 and 4096");
 
-    std::uint32_t capabilities = 3;
-    CHECK(eredu_load_request_required_session_capabilities(nullptr, &capabilities, nullptr) ==
-          EREDU_E_NULL_ARGUMENT);
-    CHECK(capabilities == 0);
-    CHECK(eredu_load_request_required_session_capabilities(request, nullptr, nullptr) ==
-          EREDU_E_NULL_ARGUMENT);
-
-    eredu_residency_summary summary;
-    eredu_residency_summary_init(&summary, nullptr);
+    eredu_residency_summary summary = EREDU_RESIDENCY_SUMMARY_INIT;
     summary.device_depth = 5;
     CHECK(eredu_load_request_weight_residency(nullptr, 1, &summary, nullptr) ==
           EREDU_E_NULL_ARGUMENT);
@@ -836,11 +892,216 @@ TEST_SUITE("capi.request") {
     CHECK(eredu_load_request_weight_residency(request, 1, &summary, nullptr) ==
           EREDU_E_INVALID_ARGUMENT);
     CHECK(summary.struct_size == 9);
-    eredu_residency_summary_init(&summary, nullptr);
+    REQUIRE(eredu_residency_summary_init(&summary, sizeof summary, nullptr) == EREDU_OK);
     REQUIRE(eredu_load_request_weight_residency(request, 3, &summary, nullptr) == EREDU_OK);
     CHECK(summary.struct_size == sizeof(eredu_residency_summary));
     CHECK(summary.device_depth == 3);
     CHECK(summary.is_fully_resident == 1);
     CHECK(summary.has_parameter_bank_cache == 0);
+  }
+
+  TEST_CASE("the info struct reads every plain field at once") {
+    const Request request = quantized(EREDU_QUANTIZATION_MXFP4);
+    REQUIRE(set_parallel(request.get(), parallel_desc(2, 1, 4, 64)).status == EREDU_OK);
+    REQUIRE(set_completion(request.get(), 250, EREDU_CANCELLATION_NATIVE_CANCEL).status ==
+            EREDU_OK);
+    REQUIRE(eredu_load_request_set_required_session_capabilities(request.get(), 0b011, nullptr) ==
+            EREDU_OK);
+    REQUIRE(eredu_load_request_set_state_residency(request.get(), EREDU_CACHE_RESIDENCY_PAGED,
+                                                   nullptr) == EREDU_OK);
+    REQUIRE(eredu_load_request_set_prompt_cache_persistence(request.get(), 1, nullptr) == EREDU_OK);
+    REQUIRE(eredu_load_request_set_drafting(request.get(), EREDU_DRAFTING_EMBEDDED, 6, nullptr) ==
+            EREDU_OK);
+    REQUIRE(eredu_load_request_set_max_cached_shards(request.get(), 11, nullptr) == EREDU_OK);
+
+    check_init_sizes<eredu_load_request_info>(eredu_load_request_info_init,
+                                              offsetof(eredu_load_request_info, max_cached_shards),
+                                              offsetof(eredu_load_request_info, drafting) + 1);
+    const eredu_load_request_info info = check_output_sizes<eredu_load_request_info>(
+        [&](eredu_load_request_info* out) {
+          return eredu_load_request_get_info(request.get(), out, nullptr);
+        },
+        offsetof(eredu_load_request_info, realtime_completion_timeout_millis),
+        offsetof(eredu_load_request_info, max_draft_tokens) + 2);
+    CHECK(info.state_residency == EREDU_CACHE_RESIDENCY_PAGED);
+    CHECK(info.required_session_capabilities == 0b011);
+    CHECK(info.drafting == EREDU_DRAFTING_EMBEDDED);
+    CHECK(info.realtime_completion_cancellation == EREDU_CANCELLATION_NATIVE_CANCEL);
+    CHECK(info.prompt_cache_persistence == 1);
+    CHECK(info.has_quantization == 1);
+    CHECK(info.has_parallel_execution == 1);
+    CHECK(info.max_cached_shards == 11);
+    CHECK(info.realtime_completion_timeout_millis == 250);
+    CHECK(info.max_draft_tokens == 6);
+  }
+
+  TEST_CASE("the parallel request's topology is borrowed from the request") {
+    const Request request = new_request();
+    {
+      const Parallel first = parallel_desc(2, 1, 1, 128);
+      REQUIRE(set_parallel(request.get(), first).status == EREDU_OK);
+    }  // the caller's topology is gone: the request keeps its own copy
+    eredu_parallel_load_desc out = EREDU_PARALLEL_LOAD_DESC_INIT;
+    bool present = false;
+    REQUIRE(eredu_load_request_parallel_execution(request.get(), &out, &present, nullptr) ==
+            EREDU_OK);
+    REQUIRE(present);
+    const eredu_topology* topology = out.topology;
+    REQUIRE(topology != nullptr);
+    CHECK(topology->tensor == 2);
+    eredu_preparation_policy policy;
+    REQUIRE(validate(request.get(), &policy).status == EREDU_OK);
+    CHECK(policy.topology == topology);
+
+    // The descriptor read back is itself a valid request.
+    const Request copy = new_request();
+    REQUIRE(set_parallel(copy.get(), out).status == EREDU_OK);
+
+    // A failed change keeps the view; a successful one refreshes it.
+    CHECK(set_parallel(request.get(), parallel_desc(1, 0, 1, 1)).status ==
+          EREDU_E_REPLICATED_PARALLEL_TOPOLOGY);
+    CHECK(topology->tensor == 2);
+    Parallel wider = parallel_desc(4, 3, 1, 1);
+    wider.topology.pipeline = 2;
+    REQUIRE(set_parallel(request.get(), wider).status == EREDU_OK);
+    REQUIRE(eredu_load_request_parallel_execution(request.get(), &out, &present, nullptr) ==
+            EREDU_OK);
+    REQUIRE(out.topology != nullptr);
+    CHECK(out.topology->tensor == 4);
+    CHECK(out.topology->pipeline == 2);
+    CHECK(out.rank == 3);
+  }
+
+  TEST_CASE("request structs follow the sized-struct rule") {
+    check_init_sizes<eredu_parallel_load_desc>(
+        eredu_parallel_load_desc_init, offsetof(eredu_parallel_load_desc, maximum_batch_size),
+        offsetof(eredu_parallel_load_desc, rank) + 1);
+    check_init_sizes<eredu_quantization_request>(eredu_quantization_request_init,
+                                                 offsetof(eredu_quantization_request, group_size),
+                                                 offsetof(eredu_quantization_request, kind) + 3);
+    check_init_sizes<eredu_drafting_plan>(eredu_drafting_plan_init,
+                                          offsetof(eredu_drafting_plan, max_draft_tokens),
+                                          offsetof(eredu_drafting_plan, max_draft_tokens) + 1);
+    check_init_sizes<eredu_preparation_policy>(eredu_preparation_policy_init,
+                                               offsetof(eredu_preparation_policy, topology),
+                                               offsetof(eredu_preparation_policy, topology) + 1);
+
+    const Parallel parallel = parallel_desc(2, 1, 2, 128);
+    check_input_sizes<eredu_parallel_load_desc>(
+        parallel.desc,
+        [](const eredu_parallel_load_desc* given) {
+          const Request request = new_request();
+          return eredu_load_request_set_parallel_execution(request.get(), given, nullptr);
+        },
+        offsetof(eredu_parallel_load_desc, completion_timeout_millis) + 1);
+    const Request attached = new_request();
+    REQUIRE(set_parallel(attached.get(), parallel).status == EREDU_OK);
+    const eredu_parallel_load_desc read = check_output_sizes<eredu_parallel_load_desc>(
+        [&](eredu_parallel_load_desc* out) {
+          bool present = false;
+          const eredu_status status =
+              eredu_load_request_parallel_execution(attached.get(), out, &present, nullptr);
+          CHECK(present == (status == EREDU_OK));
+          return status;
+        },
+        offsetof(eredu_parallel_load_desc, rank), offsetof(eredu_parallel_load_desc, topology) + 2);
+    CHECK(read.activation_dtype == EREDU_ACTIVATION_DTYPE_FLOAT32);
+    REQUIRE(read.topology != nullptr);
+    CHECK(read.topology->tensor == 2);
+    CHECK(read.rank == 1);
+    CHECK(read.maximum_batch_size == 2);
+    CHECK(read.maximum_sequence_length == 128);
+    CHECK(read.completion_timeout_millis == 1000);
+    CHECK(read.completion_cancellation == EREDU_CANCELLATION_QUARANTINE_UNTIL_COMPLETE);
+
+    eredu_quantization_request affine = EREDU_QUANTIZATION_REQUEST_INIT;
+    affine.group_size = 128;
+    check_input_sizes<eredu_quantization_request>(
+        affine,
+        [](const eredu_quantization_request* given) {
+          eredu_load_request* request = nullptr;
+          const eredu_status status = eredu_load_request_new(given, &request, nullptr);
+          eredu_load_request_free(request);
+          return status;
+        },
+        offsetof(eredu_quantization_request, group_size) + 1);
+    const Request quantizing = new_request(&affine);
+    const eredu_quantization_request echoed = check_output_sizes<eredu_quantization_request>(
+        [&](eredu_quantization_request* out) {
+          bool present = false;
+          return eredu_load_request_quantization(quantizing.get(), out, &present, nullptr);
+        },
+        offsetof(eredu_quantization_request, group_size),
+        offsetof(eredu_quantization_request, group_size) + 2);
+    CHECK(echoed.kind == EREDU_QUANTIZATION_AFFINE);
+    CHECK(echoed.group_size == 128);
+    CHECK(echoed.bits == 4);
+
+    eredu_drafting_plan plan = EREDU_DRAFTING_PLAN_INIT;
+    plan.kind = EREDU_DRAFTING_PLAN_EMBEDDED;
+    plan.max_draft_tokens = 2;
+    check_input_sizes<eredu_drafting_plan>(
+        plan,
+        [](const eredu_drafting_plan* given) {
+          const Request request = new_request();
+          return eredu_load_request_set_drafting_plan(request.get(), given, nullptr);
+        },
+        offsetof(eredu_drafting_plan, kind) + 1);
+
+    const eredu_preparation_policy policy = check_output_sizes<eredu_preparation_policy>(
+        [&](eredu_preparation_policy* out) {
+          return eredu_load_request_validate_model_preparation(quantizing.get(), out, nullptr);
+        },
+        offsetof(eredu_preparation_policy, quantization_kind),
+        offsetof(eredu_preparation_policy, required_session_capabilities) + 1);
+    CHECK(policy.residency == EREDU_RESIDENCY_REQUEST_FULLY_RESIDENT);
+    CHECK(policy.has_quantization == 1);
+    CHECK(policy.quantization_kind == EREDU_QUANTIZATION_AFFINE);
+    CHECK(policy.quantization_group_size == 128);
+    CHECK(policy.quantization_bits == 4);
+    CHECK(policy.topology == nullptr);
+  }
+
+  TEST_CASE("fields past an older caller's struct_size take their defaults") {
+    // A quantization request holding only its kind: group 64, 4 bits.
+    eredu_quantization_request short_request = EREDU_QUANTIZATION_REQUEST_INIT;
+    short_request.group_size = 48;
+    short_request.bits = 7;
+    short_request.struct_size =
+        static_cast<std::uint32_t>(offsetof(eredu_quantization_request, group_size));
+    const Request request = new_request(&short_request);
+    const std::optional<eredu_quantization_request> quantization = quantization_of(request.get());
+    REQUIRE(quantization.has_value());
+    CHECK(quantization->group_size == 64);
+    CHECK(quantization->bits == 4);
+    CHECK(validate(request.get()).status == EREDU_OK);
+
+    // A parallel request ending before its completion fields: 30000 ms,
+    // quarantined; a topology ending before `pipeline`: the other axes 1.
+    Parallel parallel = parallel_desc(2, 1, 1, 16);
+    parallel.desc.completion_timeout_millis = 0;
+    parallel.desc.completion_cancellation = 7;
+    parallel.desc.struct_size =
+        static_cast<std::uint32_t>(offsetof(eredu_parallel_load_desc, completion_timeout_millis));
+    parallel.topology.pipeline = 0;
+    parallel.topology.struct_size = static_cast<std::uint32_t>(offsetof(eredu_topology, pipeline));
+    REQUIRE(set_parallel(request.get(), parallel).status == EREDU_OK);
+    eredu_parallel_load_desc read = EREDU_PARALLEL_LOAD_DESC_INIT;
+    bool present = false;
+    REQUIRE(eredu_load_request_parallel_execution(request.get(), &read, &present, nullptr) ==
+            EREDU_OK);
+    CHECK(read.completion_timeout_millis == 30000);
+    CHECK(read.completion_cancellation == EREDU_CANCELLATION_QUARANTINE_UNTIL_COMPLETE);
+    REQUIRE(read.topology != nullptr);
+    CHECK(read.topology->tensor == 2);
+    CHECK(read.topology->pipeline == 1);
+
+    // A drafting plan holding only its kind: 0 tokens.
+    eredu_drafting_plan plan = EREDU_DRAFTING_PLAN_INIT;
+    plan.kind = EREDU_DRAFTING_PLAN_EMBEDDED;
+    plan.max_draft_tokens = 3;
+    plan.struct_size = static_cast<std::uint32_t>(offsetof(eredu_drafting_plan, max_draft_tokens));
+    CHECK(eredu_load_request_set_drafting_plan(request.get(), &plan, nullptr) ==
+          EREDU_E_ZERO_EMBEDDED_DRAFT_CAPACITY);
   }
 }

@@ -1,9 +1,11 @@
-// eredu/residency.h: the offload core (§6.4.1, 4-7 and every OffloadError
-// reachable from C), weight bindings, static unit bindings, the dense
-// transfer schedule (seed 003) and parameter-bank unit ids, with misuse.
+// eredu/residency.h: the offload core (every OffloadError reachable from C),
+// weight bindings, static unit bindings, the dense transfer schedule and
+// parameter-bank unit ids; eredu/layerwise_metadata.h; the sized-struct rule
+// of their structs, with misuse.
 #include <doctest/doctest.h>
 #include <eredu/eredu.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -12,6 +14,7 @@
 #include <vector>
 
 #include "capi_support.hpp"
+#include "sized_checks.hpp"
 
 using namespace capi_test;
 
@@ -42,7 +45,7 @@ struct UnitSpec {
 eredu_offload_config config(std::optional<std::uint64_t> device, std::optional<std::uint64_t> host,
                             std::uint64_t depth) {
   eredu_offload_config result;
-  REQUIRE(eredu_offload_config_init(&result, nullptr) == EREDU_OK);
+  REQUIRE(eredu_offload_config_init(&result, sizeof result, nullptr) == EREDU_OK);
   result.has_device_budget = device ? 1 : 0;
   result.device_budget_bytes = device.value_or(0);
   result.has_host_budget = host ? 1 : 0;
@@ -55,7 +58,7 @@ Made<Plan> new_plan(const eredu_offload_config* config, const std::vector<UnitSp
   std::vector<eredu_offload_unit_desc> descs(units.size());
   std::vector<const eredu_offload_unit_desc*> pointers;
   for (std::size_t i = 0; i < units.size(); ++i) {
-    eredu_offload_unit_desc_init(&descs[i], nullptr);
+    descs[i] = EREDU_OFFLOAD_UNIT_DESC_INIT;
     descs[i].id = units[i].id;
     descs[i].bytes = units[i].bytes;
     descs[i].policy = units[i].policy;
@@ -81,23 +84,34 @@ constexpr auto kDevice = EREDU_MEMORY_TIER_DEVICE;
 constexpr auto kHost = EREDU_MEMORY_TIER_HOST;
 constexpr auto kDisk = EREDU_MEMORY_TIER_DISK;
 
+eredu_offload_plan_info plan_info(const eredu_offload_plan* plan) {
+  eredu_offload_plan_info info = EREDU_OFFLOAD_PLAN_INFO_INIT;
+  REQUIRE(eredu_offload_plan_get_info(plan, &info, nullptr) == EREDU_OK);
+  CHECK(info.struct_size == sizeof(eredu_offload_plan_info));
+  return info;
+}
+
 std::uint64_t planned(const eredu_offload_plan* plan, eredu_memory_tier tier) {
-  std::uint64_t bytes = 0;
-  REQUIRE(eredu_offload_plan_planned_bytes(plan, tier, &bytes, nullptr) == EREDU_OK);
-  return bytes;
+  const eredu_offload_plan_info info = plan_info(plan);
+  switch (tier) {
+    case EREDU_MEMORY_TIER_DEVICE:
+      return info.planned_device_bytes;
+    case EREDU_MEMORY_TIER_HOST:
+      return info.planned_host_bytes;
+    default:
+      return info.planned_disk_bytes;
+  }
 }
 
 eredu_offload_unit_desc unit_at(const eredu_offload_plan* plan, std::size_t index) {
-  eredu_offload_unit_desc unit;
-  eredu_offload_unit_desc_init(&unit, nullptr);
+  eredu_offload_unit_desc unit = EREDU_OFFLOAD_UNIT_DESC_INIT;
   REQUIRE(eredu_offload_plan_unit(plan, index, &unit, nullptr) == EREDU_OK);
   return unit;
 }
 
 eredu_weight_binding_desc binding(const char* name, const char* key, std::uint64_t bytes,
                                   const eredu_tensor_selection* selection = nullptr) {
-  eredu_weight_binding_desc desc;
-  eredu_weight_binding_desc_init(&desc, nullptr);
+  eredu_weight_binding_desc desc = EREDU_WEIGHT_BINDING_DESC_INIT;
   desc.name = name;
   desc.checkpoint_key = key;
   desc.expected_bytes = bytes;
@@ -107,7 +121,7 @@ eredu_weight_binding_desc binding(const char* name, const char* key, std::uint64
 
 eredu_tensor_selection selection(eredu_selection_kind kind) {
   eredu_tensor_selection result;
-  eredu_tensor_selection_init(&result, nullptr);
+  REQUIRE(eredu_tensor_selection_init(&result, sizeof result, nullptr) == EREDU_OK);
   result.kind = kind;
   return result;
 }
@@ -168,11 +182,9 @@ std::vector<std::uint64_t> desired(const eredu_dense_transfer_schedule* schedule
   return buffer;
 }
 
-bool flag(eredu_status (*query)(const eredu_dense_transfer_schedule*, bool*, eredu_error**),
+bool flag(bool (*query)(const eredu_dense_transfer_schedule*),
           const eredu_dense_transfer_schedule* schedule) {
-  bool value = false;
-  REQUIRE(query(schedule, &value, nullptr) == EREDU_OK);
-  return value;
+  return query(schedule);
 }
 
 /// Admits (index, token); returns the status and fills the message.
@@ -212,9 +224,7 @@ TEST_CASE("explicit_plan_is_validated_sorted_and_inspectable through C") {
                                   {"layer.1", 30, kCacheable, kHost}});
   REQUIRE(made.status == EREDU_OK);
   const eredu_offload_plan* plan = made.handle.get();
-  std::size_t count = 0;
-  REQUIRE(eredu_offload_plan_unit_count(plan, &count, nullptr) == EREDU_OK);
-  CHECK(count == 3);
+  CHECK(eredu_offload_plan_unit_count(plan) == 3);
   const char* expected_ids[] = {"layer.0", "layer.1", "layer.2"};
   for (std::size_t i = 0; i < 3; ++i) CHECK(std::string(unit_at(plan, i).id) == expected_ids[i]);
   const eredu_offload_unit_desc second = unit_at(plan, 1);
@@ -235,15 +245,17 @@ TEST_CASE("explicit_plan_is_validated_sorted_and_inspectable through C") {
   CHECK(index == 0);
   CHECK(error.message() == "the offload plan has no unit \"layer.3\"");
 
-  eredu_offload_config echoed;
-  eredu_offload_config_init(&echoed, nullptr);
-  REQUIRE(eredu_offload_plan_config(plan, &echoed, nullptr) == EREDU_OK);
+  const eredu_offload_plan_info echoed = plan_info(plan);
   CHECK(echoed.has_device_budget == 1);
   CHECK(echoed.device_budget_bytes == 80);
   CHECK(echoed.has_host_budget == 1);
   CHECK(echoed.host_budget_bytes == 40);
   CHECK(echoed.prefetch_depth == 2);
   CHECK(echoed.eviction_policy == EREDU_EVICTION_LEAST_RECENTLY_USED);
+  CHECK(echoed.unit_count == 3);
+  CHECK(echoed.planned_device_bytes == 40);
+  CHECK(echoed.planned_host_bytes == 30);
+  CHECK(echoed.planned_disk_bytes == 20);
   CHECK(eredu_offload_plan_validate(plan, error.slot()) == EREDU_OK);
   CHECK(error.get() == nullptr);
 }
@@ -251,7 +263,7 @@ TEST_CASE("explicit_plan_is_validated_sorted_and_inspectable through C") {
 TEST_CASE("offload config defaults and a NULL config") {
   eredu_offload_config defaults;
   std::memset(&defaults, 0xff, sizeof defaults);
-  REQUIRE(eredu_offload_config_init(&defaults, nullptr) == EREDU_OK);
+  REQUIRE(eredu_offload_config_init(&defaults, sizeof defaults, nullptr) == EREDU_OK);
   CHECK(defaults.struct_size == sizeof(eredu_offload_config));
   CHECK(defaults.has_device_budget == 0);
   CHECK(defaults.device_budget_bytes == 0);
@@ -259,29 +271,35 @@ TEST_CASE("offload config defaults and a NULL config") {
   CHECK(defaults.host_budget_bytes == 0);
   CHECK(defaults.prefetch_depth == 1);
   CHECK(defaults.eviction_policy == EREDU_EVICTION_LEAST_RECENTLY_USED);
+  const eredu_offload_config macro = EREDU_OFFLOAD_CONFIG_INIT;
+  CHECK(macro.struct_size == defaults.struct_size);
+  CHECK(macro.has_device_budget == 0);
+  CHECK(macro.device_budget_bytes == 0);
+  CHECK(macro.has_host_budget == 0);
+  CHECK(macro.host_budget_bytes == 0);
+  CHECK(macro.prefetch_depth == 1);
+  CHECK(macro.eviction_policy == EREDU_EVICTION_LEAST_RECENTLY_USED);
 
   auto made = new_plan(nullptr, {{"a", UINT64_MAX, kPinned, kDevice}});
   REQUIRE(made.status == EREDU_OK);
-  eredu_offload_config echoed;
-  eredu_offload_config_init(&echoed, nullptr);
-  REQUIRE(eredu_offload_plan_config(made.handle.get(), &echoed, nullptr) == EREDU_OK);
+  eredu_offload_plan_info echoed = plan_info(made.handle.get());
   CHECK(echoed.has_device_budget == 0);
   CHECK(echoed.has_host_budget == 0);
   CHECK(echoed.prefetch_depth == 1);
+  CHECK(echoed.planned_device_bytes == UINT64_MAX);
 
   eredu_offload_config lfu = config(std::nullopt, 0, 3);
   lfu.eviction_policy = EREDU_EVICTION_LEAST_FREQUENTLY_USED;
   auto empty = new_plan(&lfu, {});
   REQUIRE(empty.status == EREDU_OK);
-  REQUIRE(eredu_offload_plan_config(empty.handle.get(), &echoed, nullptr) == EREDU_OK);
+  echoed = plan_info(empty.handle.get());
   CHECK(echoed.has_device_budget == 0);
   CHECK(echoed.has_host_budget == 1);
   CHECK(echoed.host_budget_bytes == 0);
   CHECK(echoed.prefetch_depth == 3);
   CHECK(echoed.eviction_policy == EREDU_EVICTION_LEAST_FREQUENTLY_USED);
-  std::size_t count = 9;
-  REQUIRE(eredu_offload_plan_unit_count(empty.handle.get(), &count, nullptr) == EREDU_OK);
-  CHECK(count == 0);
+  CHECK(echoed.unit_count == 0);
+  CHECK(eredu_offload_plan_unit_count(empty.handle.get()) == 0);
 }
 
 TEST_CASE("every offload error reachable from C has its own code and the seed text") {
@@ -327,7 +345,7 @@ TEST_CASE("every offload error reachable from C has its own code and the seed te
   CHECK(blank.message == "offload unit identifiers must not be empty");
 }
 
-TEST_CASE("offload plan checks follow project decision 10") {
+TEST_CASE("offload plan checks follow docs/residency.md's order") {
   // The config before any unit.
   const eredu_offload_config zero_depth = config(std::nullopt, std::nullopt, 0);
   CHECK(new_plan(&zero_depth, {{"", 0, kPinned, kDisk}}).status == EREDU_E_ZERO_PREFETCH_DEPTH);
@@ -386,28 +404,32 @@ TEST_CASE("offload plan misuse") {
   sized.struct_size = 3;
   CHECK(new_plan(&sized, {}).status == EREDU_E_INVALID_ARGUMENT);
   eredu_offload_unit_desc desc;
-  eredu_offload_unit_desc_init(&desc, nullptr);
+  REQUIRE(eredu_offload_unit_desc_init(&desc, sizeof desc, nullptr) == EREDU_OK);
   desc.id = "a";
   desc.bytes = 1;
   desc.struct_size = 0;
   const eredu_offload_unit_desc* wrong[] = {&desc};
   CHECK(eredu_offload_plan_new(nullptr, wrong, 1, &plan, error.slot()) == EREDU_E_INVALID_ARGUMENT);
-  CHECK(eredu_offload_config_init(nullptr, error.slot()) == EREDU_E_NULL_ARGUMENT);
-  CHECK(eredu_offload_unit_desc_init(nullptr, error.slot()) == EREDU_E_NULL_ARGUMENT);
+  CHECK(eredu_offload_config_init(nullptr, sizeof(eredu_offload_config), error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK(eredu_offload_unit_desc_init(nullptr, sizeof(eredu_offload_unit_desc), error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK(eredu_offload_plan_info_init(nullptr, sizeof(eredu_offload_plan_info), error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
 
   auto made = new_plan(nullptr, {{"a", 1, kPinned, kDevice}});
   REQUIRE(made.status == EREDU_OK);
   const eredu_offload_plan* built = made.handle.get();
-  std::uint64_t bytes = 5;
-  CHECK(eredu_offload_plan_planned_bytes(built, 3, &bytes, error.slot()) ==
-        EREDU_E_INVALID_ARGUMENT);
-  CHECK(bytes == 0);
-  CHECK(eredu_offload_plan_planned_bytes(nullptr, kDevice, &bytes, error.slot()) ==
-        EREDU_E_NULL_ARGUMENT);
-  CHECK(eredu_offload_plan_planned_bytes(built, kDevice, nullptr, error.slot()) ==
-        EREDU_E_NULL_ARGUMENT);
-  eredu_offload_unit_desc out;
-  eredu_offload_unit_desc_init(&out, nullptr);
+  eredu_offload_plan_info info = EREDU_OFFLOAD_PLAN_INFO_INIT;
+  info.planned_device_bytes = 5;
+  CHECK(eredu_offload_plan_get_info(nullptr, &info, error.slot()) == EREDU_E_NULL_ARGUMENT);
+  CHECK(error.message() == "argument plan is NULL");
+  CHECK(info.planned_device_bytes == 0);
+  CHECK(eredu_offload_plan_get_info(built, nullptr, error.slot()) == EREDU_E_NULL_ARGUMENT);
+  info.struct_size = 2;
+  CHECK(eredu_offload_plan_get_info(built, &info, error.slot()) == EREDU_E_INVALID_ARGUMENT);
+  CHECK(info.struct_size == 2);
+  eredu_offload_unit_desc out = EREDU_OFFLOAD_UNIT_DESC_INIT;
   CHECK(eredu_offload_plan_unit(built, 1, &out, error.slot()) == EREDU_E_INVALID_ARGUMENT);
   CHECK(out.id == nullptr);
   out.struct_size = 1;
@@ -419,8 +441,8 @@ TEST_CASE("offload plan misuse") {
   CHECK(eredu_offload_plan_find_unit(built, "\xc3", &index, error.slot()) ==
         EREDU_E_INVALID_ARGUMENT);
   CHECK(eredu_offload_plan_find_unit(built, "a", nullptr, error.slot()) == EREDU_E_NULL_ARGUMENT);
-  CHECK(eredu_offload_plan_unit_count(nullptr, &index, error.slot()) == EREDU_E_NULL_ARGUMENT);
-  CHECK(eredu_offload_plan_config(built, nullptr, error.slot()) == EREDU_E_NULL_ARGUMENT);
+  CHECK(eredu_offload_plan_unit_count(nullptr) == 0);
+  CHECK(eredu_offload_plan_unit_count(built) == 1);
   CHECK(eredu_offload_plan_validate(nullptr, error.slot()) == EREDU_E_NULL_ARGUMENT);
   eredu_offload_plan_free(nullptr);
 }
@@ -475,8 +497,10 @@ TEST_CASE("weight binding misuse") {
   auto utf8 = binding("n", "k\xff", 1);
   CHECK(validate(&utf8).first == EREDU_E_INVALID_ARGUMENT);
   auto sized = binding("n", "k", 1);
-  sized.struct_size = 8;
-  CHECK(validate(&sized).first == EREDU_E_INVALID_ARGUMENT);
+  sized.struct_size = 9;  // ends inside `name`
+  CHECK(validate(&sized) ==
+        std::pair<eredu_status, std::string>{EREDU_E_INVALID_ARGUMENT,
+                                             "desc->struct_size 9 ends inside field name"});
   // Argument checks come before the seed's rules.
   auto target = binding(" ", "k", 0);
   target.logical_target = "\xff";
@@ -526,8 +550,10 @@ TEST_CASE("weight binding misuse") {
   sized_selection.struct_size = 0;
   auto wrong = binding("n", "k", 1, &sized_selection);
   CHECK(validate(&wrong).first == EREDU_E_INVALID_ARGUMENT);
-  CHECK(eredu_tensor_selection_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-  CHECK(eredu_weight_binding_desc_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
+  CHECK(eredu_tensor_selection_init(nullptr, sizeof(eredu_tensor_selection), nullptr) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK(eredu_weight_binding_desc_init(nullptr, sizeof(eredu_weight_binding_desc), nullptr) ==
+        EREDU_E_NULL_ARGUMENT);
 }
 
 TEST_CASE("static_unit_bindings_are_runtime_owned_and_decomposable through C") {
@@ -559,13 +585,12 @@ TEST_CASE("static_unit_bindings_are_runtime_owned_and_decomposable through C") {
   REQUIRE(eredu_static_unit_bindings_id(unit, &id, &length, nullptr) == EREDU_OK);
   CHECK(std::string(id) == "static.embedding");
   CHECK(length == 16);
-  std::size_t count = 0;
-  REQUIRE(eredu_static_unit_bindings_count(unit, &count, nullptr) == EREDU_OK);
-  CHECK(count == 4);
+  CHECK(eredu_static_unit_bindings_count(unit) == 4);
 
   eredu_weight_binding_desc out;
-  eredu_weight_binding_desc_init(&out, nullptr);
+  REQUIRE(eredu_weight_binding_desc_init(&out, sizeof out, nullptr) == EREDU_OK);
   REQUIRE(eredu_static_unit_bindings_binding(unit, 0, &out, nullptr) == EREDU_OK);
+  CHECK(out.struct_size == sizeof(eredu_weight_binding_desc));
   CHECK(std::string(out.name) == "embedding");
   CHECK(std::string(out.checkpoint_key) == "model.embedding.weight");
   CHECK(out.expected_bytes == 16);
@@ -621,9 +646,7 @@ TEST_CASE("static unit bindings: bindings first, then the unit id") {
   CHECK(new_unit("u", {&good, &name}).status == EREDU_E_INVALID_BINDING_NAME);
   auto none = new_unit("static.none", {});
   REQUIRE(none.status == EREDU_OK);
-  std::size_t count = 9;
-  REQUIRE(eredu_static_unit_bindings_count(none.handle.get(), &count, nullptr) == EREDU_OK);
-  CHECK(count == 0);
+  CHECK(eredu_static_unit_bindings_count(none.handle.get()) == 0);
 
   // Argument checks (every binding) before any seed rule.
   auto null_key = binding("n", nullptr, 1);
@@ -646,8 +669,7 @@ TEST_CASE("static unit bindings: bindings first, then the unit id") {
   CHECK(id == nullptr);
   CHECK(eredu_static_unit_bindings_id(none.handle.get(), nullptr, nullptr, nullptr) ==
         EREDU_E_NULL_ARGUMENT);
-  CHECK(eredu_static_unit_bindings_count(none.handle.get(), nullptr, nullptr) ==
-        EREDU_E_NULL_ARGUMENT);
+  CHECK(eredu_static_unit_bindings_count(nullptr) == 0);
   eredu_static_unit_bindings_free(nullptr);
 }
 
@@ -788,14 +810,13 @@ TEST_CASE("dense transfer schedule misuse") {
                                                       error.slot()) == EREDU_E_NULL_ARGUMENT);
   CHECK(eredu_dense_transfer_schedule_desired_indices(nullptr, 1, nullptr, 0, &count,
                                                       error.slot()) == EREDU_E_NULL_ARGUMENT);
-  bool value = true;
-  CHECK(eredu_dense_transfer_schedule_can_admit(nullptr, &value, error.slot()) ==
-        EREDU_E_NULL_ARGUMENT);
-  CHECK_FALSE(value);
-  CHECK(eredu_dense_transfer_schedule_has_ready(cursor, nullptr, error.slot()) ==
-        EREDU_E_NULL_ARGUMENT);
-  CHECK(eredu_dense_transfer_schedule_is_exhausted(nullptr, &value, error.slot()) ==
-        EREDU_E_NULL_ARGUMENT);
+  // The predicates cannot fail: false for NULL.
+  CHECK_FALSE(eredu_dense_transfer_schedule_can_admit(nullptr));
+  CHECK_FALSE(eredu_dense_transfer_schedule_has_ready(nullptr));
+  CHECK_FALSE(eredu_dense_transfer_schedule_is_exhausted(nullptr));
+  CHECK(eredu_dense_transfer_schedule_can_admit(cursor));
+  CHECK_FALSE(eredu_dense_transfer_schedule_has_ready(cursor));
+  CHECK_FALSE(eredu_dense_transfer_schedule_is_exhausted(cursor));
   CHECK(eredu_dense_transfer_schedule_next_pending(cursor, nullptr, &present, error.slot()) ==
         EREDU_E_NULL_ARGUMENT);
   CHECK(eredu_dense_transfer_schedule_next_pending(cursor, &index, nullptr, error.slot()) ==
@@ -883,7 +904,7 @@ using Metadata = std::unique_ptr<eredu_layerwise_model_metadata, MetadataFree>;
 
 eredu_linear_format format_of(eredu_linear_format_kind kind) {
   eredu_linear_format format;
-  eredu_linear_format_init(&format, nullptr);
+  REQUIRE(eredu_linear_format_init(&format, sizeof format, nullptr) == EREDU_OK);
   format.kind = kind;
   return format;
 }
@@ -904,22 +925,27 @@ Made<Metadata> new_metadata(
   return made;
 }
 
-std::string model_type_of(const eredu_layerwise_model_metadata* metadata) {
-  const char* text = nullptr;
-  std::size_t length = 0;
-  REQUIRE(eredu_layerwise_model_metadata_effective_model_type(metadata, &text, &length, nullptr) ==
-          EREDU_OK);
-  CHECK(std::strlen(text) == length);
-  return std::string(text, length);
+eredu_layerwise_model_metadata_info info_of(const eredu_layerwise_model_metadata* metadata) {
+  eredu_layerwise_model_metadata_info info = EREDU_LAYERWISE_MODEL_METADATA_INFO_INIT;
+  REQUIRE(eredu_layerwise_model_metadata_get_info(metadata, &info, nullptr) == EREDU_OK);
+  CHECK(info.struct_size == sizeof(eredu_layerwise_model_metadata_info));
+  return info;
 }
 
-/// The quantization getter: the format, or nullopt when absent.
+std::string model_type_of(const eredu_layerwise_model_metadata* metadata) {
+  const eredu_layerwise_model_metadata_info info = info_of(metadata);
+  CHECK(std::strlen(info.effective_model_type) == info.effective_model_type_length);
+  return std::string(info.effective_model_type, info.effective_model_type_length);
+}
+
+/// The quantization getter: the format, or nullopt when absent (and then
+/// the info says so too).
 std::optional<eredu_linear_format> quantization_of(const eredu_layerwise_model_metadata* metadata) {
-  eredu_linear_format format;
-  eredu_linear_format_init(&format, nullptr);
+  eredu_linear_format format = EREDU_LINEAR_FORMAT_INIT;
   bool present = true;
   REQUIRE(eredu_layerwise_model_metadata_quantization(metadata, &format, &present, nullptr) ==
           EREDU_OK);
+  CHECK(info_of(metadata).has_quantization == (present ? 1 : 0));
   if (!present) {
     CHECK(format.struct_size == sizeof(eredu_linear_format));
     CHECK(format.kind == EREDU_LINEAR_FORMAT_DENSE);
@@ -956,27 +982,15 @@ TEST_CASE("layerwise_metadata_is_runtime_owned_and_updateable through C") {
   CHECK(quantization->block_rows == 0);
   CHECK(quantization->block_columns == 0);
 
-  std::uint64_t value = 0;
-  REQUIRE(eredu_layerwise_model_metadata_layer_count(metadata, &value, nullptr) == EREDU_OK);
-  CHECK(value == 4);
-  REQUIRE(eredu_layerwise_model_metadata_static_device_bytes(metadata, &value, nullptr) ==
-          EREDU_OK);
-  CHECK(value == 10);
-  REQUIRE(eredu_layerwise_model_metadata_layer_parameter_bytes(metadata, &value, nullptr) ==
-          EREDU_OK);
-  CHECK(value == 20);
-  REQUIRE(eredu_layerwise_model_metadata_maximum_device_layer_bytes(metadata, &value, nullptr) ==
-          EREDU_OK);
-  CHECK(value == 8);
-  REQUIRE(eredu_layerwise_model_metadata_maximum_host_layer_bytes(metadata, &value, nullptr) ==
-          EREDU_OK);
-  CHECK(value == 6);
-  REQUIRE(eredu_layerwise_model_metadata_device_layer_capacity(metadata, &value, nullptr) ==
-          EREDU_OK);
-  CHECK(value == 2);
-  eredu_execution_residency residency = 9;
-  REQUIRE(eredu_layerwise_model_metadata_residency(metadata, &residency, nullptr) == EREDU_OK);
-  CHECK(residency == EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST);
+  const eredu_layerwise_model_metadata_info info = info_of(metadata);
+  CHECK(info.layer_count == 4);
+  CHECK(info.static_device_bytes == 10);
+  CHECK(info.layer_parameter_bytes == 20);
+  CHECK(info.maximum_device_layer_bytes == 8);
+  CHECK(info.maximum_host_layer_bytes == 6);
+  CHECK(info.device_layer_capacity == 2);
+  CHECK(info.residency == EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST);
+  CHECK(info.has_quantization == 1);
 
   // Back to none: NULL, or DENSE (the seed's None spelled as a LinearFormat).
   REQUIRE(eredu_layerwise_model_metadata_set_quantization(metadata, nullptr, nullptr) == EREDU_OK);
@@ -997,10 +1011,7 @@ TEST_CASE("layerwise metadata keeps every weight quantization and residency") {
   CHECK(quantization->kind == EREDU_LINEAR_FORMAT_MXFP4);
   CHECK(quantization->affine_group_size == 0);
   CHECK(quantization->affine_bits == 0);
-  eredu_execution_residency residency = 9;
-  REQUIRE(eredu_layerwise_model_metadata_residency(made.handle.get(), &residency, nullptr) ==
-          EREDU_OK);
-  CHECK(residency == EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM);
+  CHECK(info_of(made.handle.get()).residency == EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM);
 
   eredu_linear_format gguf = format_of(EREDU_LINEAR_FORMAT_GGUF);
   gguf.ggml_type = 12;  // Q4_K
@@ -1022,9 +1033,7 @@ TEST_CASE("layerwise metadata keeps every weight quantization and residency") {
   REQUIRE(quantization.has_value());
   CHECK(quantization->affine_group_size == 128);
   CHECK(quantization->affine_bits == 8);
-  REQUIRE(eredu_layerwise_model_metadata_residency(resident.handle.get(), &residency, nullptr) ==
-          EREDU_OK);
-  CHECK(residency == EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT);
+  CHECK(info_of(resident.handle.get()).residency == EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT);
 }
 
 TEST_CASE("layerwise metadata quantization errors change nothing") {
@@ -1058,9 +1067,10 @@ TEST_CASE("layerwise metadata quantization errors change nothing") {
   CHECK(made.status == EREDU_E_INVALID_ARGUMENT);
   CHECK(made.message == "unknown quantization->kind value 5");
   unknown = format_of(EREDU_LINEAR_FORMAT_MXFP4);
-  unknown.struct_size = 4;
+  unknown.struct_size = 6;  // ends inside `kind`
   made = new_metadata(&unknown);
   CHECK(made.status == EREDU_E_INVALID_ARGUMENT);
+  CHECK(made.message == "quantization->struct_size 6 ends inside field kind");
 
   // A failed setter keeps the previous quantization.
   const eredu_linear_format mxfp4 = format_of(EREDU_LINEAR_FORMAT_MXFP4);
@@ -1115,17 +1125,22 @@ TEST_CASE("layerwise metadata misuse") {
   CHECK(eredu_layerwise_model_metadata_set_quantization(nullptr, nullptr, error.slot()) ==
         EREDU_E_NULL_ARGUMENT);
 
-  const char* text = "x";
-  std::size_t length = 9;
-  CHECK(eredu_layerwise_model_metadata_effective_model_type(nullptr, &text, &length,
-                                                            error.slot()) == EREDU_E_NULL_ARGUMENT);
-  CHECK(text == nullptr);
-  CHECK(length == 0);
-  CHECK(eredu_layerwise_model_metadata_effective_model_type(handle, nullptr, nullptr,
-                                                            error.slot()) == EREDU_E_NULL_ARGUMENT);
-  REQUIRE(eredu_layerwise_model_metadata_effective_model_type(handle, &text, nullptr, nullptr) ==
-          EREDU_OK);
-  CHECK(std::string(text) == "generic");
+  eredu_layerwise_model_metadata_info info = EREDU_LAYERWISE_MODEL_METADATA_INFO_INIT;
+  info.effective_model_type = "x";
+  info.layer_count = 5;
+  CHECK(eredu_layerwise_model_metadata_get_info(nullptr, &info, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK(error.message() == "argument metadata is NULL");
+  CHECK(info.effective_model_type == nullptr);
+  CHECK(info.layer_count == 0);
+  CHECK(eredu_layerwise_model_metadata_get_info(handle, nullptr, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK(error.message() == "argument out is NULL");
+  info.struct_size = 1;
+  CHECK(eredu_layerwise_model_metadata_get_info(handle, &info, error.slot()) ==
+        EREDU_E_INVALID_ARGUMENT);
+  CHECK(info.struct_size == 1);
+  CHECK(std::string(info_of(handle).effective_model_type) == "generic");
 
   eredu_linear_format format = format_of(EREDU_LINEAR_FORMAT_AFFINE);
   bool present = true;
@@ -1142,26 +1157,217 @@ TEST_CASE("layerwise metadata misuse") {
         EREDU_E_INVALID_ARGUMENT);
   CHECK(format.struct_size == 3);
 
-  std::uint64_t value = 5;
-  CHECK(eredu_layerwise_model_metadata_layer_count(nullptr, &value, error.slot()) ==
-        EREDU_E_NULL_ARGUMENT);
-  CHECK(value == 0);
-  CHECK(eredu_layerwise_model_metadata_layer_count(handle, nullptr, error.slot()) ==
-        EREDU_E_NULL_ARGUMENT);
-  CHECK(error.message() == "argument out is NULL");
-  CHECK(eredu_layerwise_model_metadata_static_device_bytes(nullptr, &value, error.slot()) ==
-        EREDU_E_NULL_ARGUMENT);
-  CHECK(eredu_layerwise_model_metadata_layer_parameter_bytes(handle, nullptr, error.slot()) ==
-        EREDU_E_NULL_ARGUMENT);
-  CHECK(eredu_layerwise_model_metadata_maximum_device_layer_bytes(handle, nullptr, error.slot()) ==
-        EREDU_E_NULL_ARGUMENT);
-  CHECK(eredu_layerwise_model_metadata_maximum_host_layer_bytes(handle, nullptr, error.slot()) ==
-        EREDU_E_NULL_ARGUMENT);
-  CHECK(eredu_layerwise_model_metadata_device_layer_capacity(handle, nullptr, error.slot()) ==
-        EREDU_E_NULL_ARGUMENT);
-  eredu_execution_residency residency = 4;
-  CHECK(eredu_layerwise_model_metadata_residency(nullptr, &residency, error.slot()) ==
-        EREDU_E_NULL_ARGUMENT);
-  CHECK(residency == 0);
+  CHECK(eredu_layerwise_model_metadata_info_init(nullptr,
+                                                 sizeof(eredu_layerwise_model_metadata_info),
+                                                 nullptr) == EREDU_E_NULL_ARGUMENT);
   eredu_layerwise_model_metadata_free(nullptr);
+}
+
+// ---- The sized-struct rule (docs/abi.md) ----------------------------------
+
+TEST_CASE("offload structs follow the sized-struct rule") {
+  check_init_sizes<eredu_offload_config>(eredu_offload_config_init,
+                                         offsetof(eredu_offload_config, host_budget_bytes),
+                                         offsetof(eredu_offload_config, prefetch_depth) + 3);
+  check_init_sizes<eredu_offload_unit_desc>(eredu_offload_unit_desc_init,
+                                            offsetof(eredu_offload_unit_desc, policy),
+                                            offsetof(eredu_offload_unit_desc, id) + 1);
+  check_init_sizes<eredu_offload_plan_info>(
+      eredu_offload_plan_info_init, offsetof(eredu_offload_plan_info, unit_count),
+      offsetof(eredu_offload_plan_info, host_budget_bytes) + 2);
+
+  const eredu_offload_config budgets = config(80, 40, 2);
+  check_input_sizes<eredu_offload_config>(
+      budgets,
+      [](const eredu_offload_config* given) {
+        eredu_offload_plan* plan = nullptr;
+        const eredu_status status = eredu_offload_plan_new(given, nullptr, 0, &plan, nullptr);
+        eredu_offload_plan_free(plan);
+        return status;
+      },
+      offsetof(eredu_offload_config, eviction_policy) + 1);
+  // An older config without prefetch_depth gets the default depth 1, and
+  // without the has_* flags no budgets.
+  eredu_offload_config older = config(1, 1, 0);
+  older.struct_size = static_cast<std::uint32_t>(offsetof(eredu_offload_config, prefetch_depth));
+  auto made = new_plan(&older, {{"a", 5, kPinned, kDevice}});
+  REQUIRE(made.status == EREDU_OK);
+  const eredu_offload_plan_info info = plan_info(made.handle.get());
+  CHECK(info.prefetch_depth == 1);
+  CHECK(info.has_device_budget == 0);
+  CHECK(info.has_host_budget == 0);
+
+  eredu_offload_unit_desc unit = EREDU_OFFLOAD_UNIT_DESC_INIT;
+  unit.id = "layer.0";
+  unit.bytes = 7;
+  unit.policy = kCacheable;
+  unit.tier = kHost;
+  check_input_sizes<eredu_offload_unit_desc>(
+      unit,
+      [](const eredu_offload_unit_desc* given) {
+        const eredu_offload_unit_desc* units[] = {given};
+        eredu_offload_plan* plan = nullptr;
+        const eredu_status status = eredu_offload_plan_new(nullptr, units, 1, &plan, nullptr);
+        eredu_offload_plan_free(plan);
+        return status;
+      },
+      offsetof(eredu_offload_unit_desc, tier) + 1);
+  // A unit ending before `tier` is on the device tier.
+  eredu_offload_unit_desc short_unit = unit;
+  short_unit.struct_size = static_cast<std::uint32_t>(offsetof(eredu_offload_unit_desc, tier));
+  const eredu_offload_unit_desc* short_units[] = {&short_unit};
+  eredu_offload_plan* plan = nullptr;
+  REQUIRE(eredu_offload_plan_new(nullptr, short_units, 1, &plan, nullptr) == EREDU_OK);
+  const Plan short_plan(plan);
+  CHECK(unit_at(plan, 0).tier == kDevice);
+  CHECK(unit_at(plan, 0).policy == kCacheable);
+
+  auto planned_units =
+      new_plan(&budgets, {{"layer.1", 30, kCacheable, kHost}, {"layer.0", 40, kPinned, kDevice}});
+  REQUIRE(planned_units.status == EREDU_OK);
+  const eredu_offload_plan* built = planned_units.handle.get();
+  const eredu_offload_unit_desc first = check_output_sizes<eredu_offload_unit_desc>(
+      [&](eredu_offload_unit_desc* out) { return eredu_offload_plan_unit(built, 0, out, nullptr); },
+      offsetof(eredu_offload_unit_desc, bytes), offsetof(eredu_offload_unit_desc, bytes) + 4);
+  CHECK(std::string(first.id) == "layer.0");
+  CHECK(first.bytes == 40);
+  CHECK(first.policy == kPinned);
+  CHECK(first.tier == kDevice);
+  const eredu_offload_plan_info full = check_output_sizes<eredu_offload_plan_info>(
+      [&](eredu_offload_plan_info* out) {
+        return eredu_offload_plan_get_info(built, out, nullptr);
+      },
+      offsetof(eredu_offload_plan_info, planned_device_bytes),
+      offsetof(eredu_offload_plan_info, planned_host_bytes) + 1);
+  CHECK(full.eviction_policy == EREDU_EVICTION_LEAST_RECENTLY_USED);
+  CHECK(full.has_device_budget == 1);
+  CHECK(full.has_host_budget == 1);
+  CHECK(full.device_budget_bytes == 80);
+  CHECK(full.host_budget_bytes == 40);
+  CHECK(full.prefetch_depth == 2);
+  CHECK(full.unit_count == 2);
+  CHECK(full.planned_device_bytes == 40);
+  CHECK(full.planned_host_bytes == 30);
+  CHECK(full.planned_disk_bytes == 0);
+}
+
+TEST_CASE("binding structs follow the sized-struct rule") {
+  check_init_sizes<eredu_tensor_selection>(eredu_tensor_selection_init,
+                                           offsetof(eredu_tensor_selection, indices),
+                                           offsetof(eredu_tensor_selection, axis) + 1);
+  check_init_sizes<eredu_weight_binding_desc>(eredu_weight_binding_desc_init,
+                                              offsetof(eredu_weight_binding_desc, expected_bytes),
+                                              offsetof(eredu_weight_binding_desc, selection) + 5);
+
+  const std::uint64_t indices[] = {4, 2};
+  eredu_tensor_selection by_index = selection(EREDU_SELECTION_INDICES);
+  by_index.axis = 1;
+  by_index.indices = indices;
+  by_index.index_count = 2;
+  const auto use_selection = [](const eredu_tensor_selection* given) {
+    const eredu_weight_binding_desc desc = binding("q", "model.q", 8, given);
+    return eredu_weight_binding_validate(&desc, nullptr);
+  };
+  check_input_sizes<eredu_tensor_selection>(by_index, use_selection,
+                                            offsetof(eredu_tensor_selection, index_count) + 1);
+  // A selection ending before the contiguous fields: they are 0, as a FULL
+  // selection needs, whatever lies past the caller's size.
+  eredu_tensor_selection older = selection(EREDU_SELECTION_FULL);
+  older.offset_elements = 3;
+  older.struct_size = static_cast<std::uint32_t>(offsetof(eredu_tensor_selection, offset_elements));
+  CHECK(use_selection(&older) == EREDU_OK);
+  older.struct_size = sizeof(eredu_tensor_selection);
+  CHECK(use_selection(&older) == EREDU_E_INVALID_ARGUMENT);
+
+  const eredu_weight_binding_desc named = binding("embedding", "model.embedding.weight", 16);
+  check_input_sizes<eredu_weight_binding_desc>(
+      named,
+      [](const eredu_weight_binding_desc* given) {
+        return eredu_weight_binding_validate(given, nullptr);
+      },
+      offsetof(eredu_weight_binding_desc, logical_target) + 1);
+  // A descriptor ending before logical_target has none.
+  eredu_weight_binding_desc untargeted = named;
+  untargeted.logical_target = "";
+  untargeted.struct_size =
+      static_cast<std::uint32_t>(offsetof(eredu_weight_binding_desc, logical_target));
+  CHECK(validate(&untargeted).first == EREDU_OK);
+
+  eredu_weight_binding_desc targeted = binding("experts", "model.experts", 24, &by_index);
+  targeted.logical_target = "moe.experts";
+  auto made = new_unit("static.experts", {&targeted});
+  REQUIRE(made.status == EREDU_OK);
+  const eredu_static_unit_bindings* unit = made.handle.get();
+  const eredu_weight_binding_desc read = check_output_sizes<eredu_weight_binding_desc>(
+      [&](eredu_weight_binding_desc* out) {
+        return eredu_static_unit_bindings_binding(unit, 0, out, nullptr);
+      },
+      offsetof(eredu_weight_binding_desc, selection),
+      offsetof(eredu_weight_binding_desc, name) + 2);
+  CHECK(std::string(read.name) == "experts");
+  CHECK(std::string(read.checkpoint_key) == "model.experts");
+  CHECK(read.expected_bytes == 24);
+  CHECK(std::string(read.logical_target) == "moe.experts");
+  REQUIRE(read.selection != nullptr);
+  CHECK(read.selection->struct_size == sizeof(eredu_tensor_selection));
+  CHECK(read.selection->kind == EREDU_SELECTION_INDICES);
+  CHECK(std::vector<std::uint64_t>(read.selection->indices,
+                                   read.selection->indices + read.selection->index_count) ==
+        std::vector<std::uint64_t>{4, 2});
+}
+
+TEST_CASE("layerwise metadata structs follow the sized-struct rule") {
+  check_init_sizes<eredu_layerwise_model_metadata_info>(
+      eredu_layerwise_model_metadata_info_init,
+      offsetof(eredu_layerwise_model_metadata_info, layer_count),
+      offsetof(eredu_layerwise_model_metadata_info, effective_model_type_length) + 1);
+  const eredu_linear_format affine = format_of(EREDU_LINEAR_FORMAT_AFFINE);
+  const Made<Metadata> made = new_metadata(&affine, "qwen3");
+  REQUIRE(made.status == EREDU_OK);
+  const eredu_layerwise_model_metadata* metadata = made.handle.get();
+  const eredu_layerwise_model_metadata_info info =
+      check_output_sizes<eredu_layerwise_model_metadata_info>(
+          [&](eredu_layerwise_model_metadata_info* out) {
+            return eredu_layerwise_model_metadata_get_info(metadata, out, nullptr);
+          },
+          offsetof(eredu_layerwise_model_metadata_info, static_device_bytes),
+          offsetof(eredu_layerwise_model_metadata_info, device_layer_capacity) + 7);
+  CHECK(info.residency == EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST);
+  CHECK(std::string(info.effective_model_type) == "qwen3");
+  CHECK(info.effective_model_type_length == 5);
+  CHECK(info.layer_count == 4);
+  CHECK(info.static_device_bytes == 10);
+  CHECK(info.layer_parameter_bytes == 20);
+  CHECK(info.maximum_device_layer_bytes == 8);
+  CHECK(info.maximum_host_layer_bytes == 6);
+  CHECK(info.device_layer_capacity == 2);
+  CHECK(info.has_quantization == 1);
+
+  // The quantization is an output eredu_linear_format, written up to the
+  // caller's size.
+  const eredu_linear_format quantization = check_output_sizes<eredu_linear_format>(
+      [&](eredu_linear_format* out) {
+        bool present = false;
+        const eredu_status status =
+            eredu_layerwise_model_metadata_quantization(metadata, out, &present, nullptr);
+        CHECK(present == (status == EREDU_OK));
+        return status;
+      },
+      offsetof(eredu_linear_format, affine_bits), offsetof(eredu_linear_format, ggml_type) + 1);
+  CHECK(quantization.kind == EREDU_LINEAR_FORMAT_AFFINE);
+  CHECK(quantization.affine_group_size == 64);
+  CHECK(quantization.affine_bits == 4);
+  CHECK(quantization.block_rows == 0);
+  // ... and the quantization argument is an input one.
+  check_input_sizes<eredu_linear_format>(
+      affine,
+      [](const eredu_linear_format* given) {
+        eredu_layerwise_model_metadata* created = nullptr;
+        const eredu_status status = eredu_layerwise_model_metadata_new(
+            "m", given, 1, 0, EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT, 0, 0, 0, 1, &created,
+            nullptr);
+        eredu_layerwise_model_metadata_free(created);
+        return status;
+      },
+      offsetof(eredu_linear_format, block_rows) + 1);
 }

@@ -1,6 +1,7 @@
-// Seed 003 weight-residency policies through eredu_residency_validate only:
-// defaults, derived summaries with exact values, every
-// WeightResidencyPolicyError and the offload errors a description reaches.
+// The seed's weight-residency policies through eredu_residency_validate
+// only: defaults, derived summaries with exact values, every
+// WeightResidencyPolicyError and the offload errors a description reaches,
+// and the sized-struct rule of their structs.
 #include <doctest/doctest.h>
 #include <eredu/eredu.h>
 
@@ -10,6 +11,7 @@
 #include <string>
 
 #include "capi_support.hpp"
+#include "sized_checks.hpp"
 
 using namespace capi_test;
 
@@ -24,7 +26,7 @@ struct Validated {
 
 Validated validate(const eredu_weight_residency_desc& desc, std::uint64_t unit_count = 8) {
   Validated validated;
-  eredu_residency_summary_init(&validated.summary, nullptr);
+  eredu_residency_summary_init(&validated.summary, sizeof validated.summary, nullptr);
   ErrorSlot error;
   validated.status = eredu_residency_validate(&desc, unit_count, &validated.summary, error.slot());
   validated.code = error.code();
@@ -34,7 +36,7 @@ Validated validate(const eredu_weight_residency_desc& desc, std::uint64_t unit_c
 
 eredu_weight_residency_desc desc_of(eredu_execution_residency layers) {
   eredu_weight_residency_desc desc;
-  eredu_weight_residency_desc_init(&desc, nullptr);
+  eredu_weight_residency_desc_init(&desc, sizeof desc, nullptr);
   desc.layers = layers;
   return desc;
 }
@@ -48,7 +50,7 @@ eredu_weight_residency_desc dense_desc(const eredu_dense_stream_options* dense) 
 eredu_dense_stream_options dense_options(std::uint64_t device, std::uint64_t host,
                                          std::uint64_t lookahead, std::uint64_t queue) {
   eredu_dense_stream_options options;
-  eredu_dense_stream_options_init(&options, nullptr);
+  eredu_dense_stream_options_init(&options, sizeof options, nullptr);
   options.device_budget_bytes = device;
   options.host_budget_bytes = host;
   options.host_lookahead = lookahead;
@@ -58,7 +60,7 @@ eredu_dense_stream_options dense_options(std::uint64_t device, std::uint64_t hos
 
 eredu_parameter_bank_options bank_options(std::uint64_t scratch, std::uint64_t target) {
   eredu_parameter_bank_options options;
-  eredu_parameter_bank_options_init(&options, nullptr);
+  eredu_parameter_bank_options_init(&options, sizeof options, nullptr);
   options.compact_bank_scratch_bytes = scratch;
   options.prefill_compact_bank_target_bytes = target;
   return options;
@@ -69,7 +71,7 @@ eredu_parameter_bank_options bank_options(std::uint64_t scratch, std::uint64_t t
 TEST_SUITE("capi.residency_policy") {
   TEST_CASE("init functions fill the seed's defaults") {
     eredu_dense_stream_options dense;
-    REQUIRE(eredu_dense_stream_options_init(&dense, nullptr) == EREDU_OK);
+    REQUIRE(eredu_dense_stream_options_init(&dense, sizeof dense, nullptr) == EREDU_OK);
     CHECK(dense.struct_size == sizeof(eredu_dense_stream_options));
     CHECK(dense.device_budget_bytes == 4294967296u);
     CHECK(dense.host_budget_bytes == 17179869184u);
@@ -81,7 +83,7 @@ TEST_SUITE("capi.residency_policy") {
     CHECK(dense.sample_process_memory == 0);
 
     eredu_layerwise_options layerwise;
-    REQUIRE(eredu_layerwise_options_init(&layerwise, nullptr) == EREDU_OK);
+    REQUIRE(eredu_layerwise_options_init(&layerwise, sizeof layerwise, nullptr) == EREDU_OK);
     CHECK(layerwise.struct_size == sizeof(eredu_layerwise_options));
     CHECK(layerwise.offload == nullptr);
     CHECK(layerwise.max_cached_shards == EREDU_DEFAULT_MAX_CACHED_SHARDS);
@@ -89,25 +91,59 @@ TEST_SUITE("capi.residency_policy") {
     CHECK(layerwise.sample_process_memory == 0);
 
     eredu_parameter_bank_options bank;
-    REQUIRE(eredu_parameter_bank_options_init(&bank, nullptr) == EREDU_OK);
+    REQUIRE(eredu_parameter_bank_options_init(&bank, sizeof bank, nullptr) == EREDU_OK);
     CHECK(bank.struct_size == sizeof(eredu_parameter_bank_options));
     CHECK(bank.members == nullptr);
     CHECK(bank.compact_bank_scratch_bytes == UINT64_MAX);
     CHECK(bank.prefill_compact_bank_target_bytes == 1073741824u);
 
     eredu_weight_residency_desc desc;
-    REQUIRE(eredu_weight_residency_desc_init(&desc, nullptr) == EREDU_OK);
+    REQUIRE(eredu_weight_residency_desc_init(&desc, sizeof desc, nullptr) == EREDU_OK);
     CHECK(desc.struct_size == sizeof(eredu_weight_residency_desc));
     CHECK(desc.layers == EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT);
     CHECK(desc.layerwise == nullptr);
     CHECK(desc.dense == nullptr);
     CHECK(desc.parameter_bank_cache == nullptr);
 
-    CHECK(eredu_dense_stream_options_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_layerwise_options_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_parameter_bank_options_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_weight_residency_desc_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
-    CHECK(eredu_residency_summary_init(nullptr, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_dense_stream_options_init(nullptr, sizeof dense, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_layerwise_options_init(nullptr, sizeof layerwise, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_parameter_bank_options_init(nullptr, sizeof bank, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_weight_residency_desc_init(nullptr, sizeof desc, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_residency_summary_init(nullptr, sizeof(eredu_residency_summary), nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
+
+    // The _INIT macros hold the same defaults.
+    const eredu_dense_stream_options dense_macro = EREDU_DENSE_STREAM_OPTIONS_INIT;
+    CHECK(dense_macro.struct_size == dense.struct_size);
+    CHECK(dense_macro.device_budget_bytes == dense.device_budget_bytes);
+    CHECK(dense_macro.host_budget_bytes == dense.host_budget_bytes);
+    CHECK(dense_macro.host_lookahead == dense.host_lookahead);
+    CHECK(dense_macro.background_queue_capacity == dense.background_queue_capacity);
+    CHECK(dense_macro.eviction_policy == dense.eviction_policy);
+    CHECK(dense_macro.max_cached_shards == dense.max_cached_shards);
+    CHECK(dense_macro.sample_backend_memory == 0);
+    CHECK(dense_macro.sample_process_memory == 0);
+    const eredu_layerwise_options layerwise_macro = EREDU_LAYERWISE_OPTIONS_INIT;
+    CHECK(layerwise_macro.struct_size == layerwise.struct_size);
+    CHECK(layerwise_macro.offload == nullptr);
+    CHECK(layerwise_macro.max_cached_shards == layerwise.max_cached_shards);
+    CHECK(layerwise_macro.sample_backend_memory == 0);
+    CHECK(layerwise_macro.sample_process_memory == 0);
+    const eredu_parameter_bank_options bank_macro = EREDU_PARAMETER_BANK_OPTIONS_INIT;
+    CHECK(bank_macro.struct_size == bank.struct_size);
+    CHECK(bank_macro.members == nullptr);
+    CHECK(bank_macro.compact_bank_scratch_bytes == bank.compact_bank_scratch_bytes);
+    CHECK(bank_macro.prefill_compact_bank_target_bytes == bank.prefill_compact_bank_target_bytes);
+    const eredu_weight_residency_desc desc_macro = EREDU_WEIGHT_RESIDENCY_DESC_INIT;
+    CHECK(desc_macro.struct_size == desc.struct_size);
+    CHECK(desc_macro.layers == EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT);
+    CHECK(desc_macro.layerwise == nullptr);
+    CHECK(desc_macro.dense == nullptr);
+    CHECK(desc_macro.parameter_bank_cache == nullptr);
+    const eredu_residency_summary summary_macro = EREDU_RESIDENCY_SUMMARY_INIT;
+    CHECK(summary_macro.struct_size == sizeof(eredu_residency_summary));
   }
 
   TEST_CASE("fully resident weights keep every unit on the device") {
@@ -222,13 +258,13 @@ TEST_SUITE("capi.residency_policy") {
 
   TEST_CASE("layerwise host options echo their offload configuration") {
     eredu_offload_config offload;
-    eredu_offload_config_init(&offload, nullptr);
+    eredu_offload_config_init(&offload, sizeof offload, nullptr);
     offload.has_device_budget = 1;
     offload.device_budget_bytes = 100;
     offload.prefetch_depth = 3;
     offload.eviction_policy = EREDU_EVICTION_LEAST_FREQUENTLY_USED;
     eredu_layerwise_options layerwise;
-    eredu_layerwise_options_init(&layerwise, nullptr);
+    eredu_layerwise_options_init(&layerwise, sizeof layerwise, nullptr);
     layerwise.offload = &offload;
     layerwise.max_cached_shards = 9;
     layerwise.sample_backend_memory = 1;
@@ -263,10 +299,10 @@ TEST_SUITE("capi.residency_policy") {
 
   TEST_CASE("a zero prefetch depth is the offload core's error") {
     eredu_offload_config offload;
-    eredu_offload_config_init(&offload, nullptr);
+    eredu_offload_config_init(&offload, sizeof offload, nullptr);
     offload.prefetch_depth = 0;
     eredu_layerwise_options layerwise;
-    eredu_layerwise_options_init(&layerwise, nullptr);
+    eredu_layerwise_options_init(&layerwise, sizeof layerwise, nullptr);
     layerwise.offload = &offload;
     eredu_weight_residency_desc desc = desc_of(EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST);
     desc.layerwise = &layerwise;
@@ -329,7 +365,7 @@ TEST_SUITE("capi.residency_policy") {
     // Equal target and scratch is fine; so are the defaults.
     bank = bank_options(64, 64);
     CHECK(validate(desc).status == EREDU_OK);
-    eredu_parameter_bank_options_init(&bank, nullptr);
+    eredu_parameter_bank_options_init(&bank, sizeof bank, nullptr);
     CHECK(validate(desc).status == EREDU_OK);
 
     // Banks beside dense-streamed ordinary units.
@@ -349,7 +385,7 @@ TEST_SUITE("capi.residency_policy") {
 
   TEST_CASE("the bank members' offload config is echoed") {
     eredu_offload_config members;
-    eredu_offload_config_init(&members, nullptr);
+    eredu_offload_config_init(&members, sizeof members, nullptr);
     members.has_device_budget = 1;
     members.device_budget_bytes = 0;
     members.has_host_budget = 1;
@@ -359,7 +395,7 @@ TEST_SUITE("capi.residency_policy") {
     eredu_parameter_bank_options bank = bank_options(128, 128);
     bank.members = &members;
     eredu_layerwise_options layerwise;
-    eredu_layerwise_options_init(&layerwise, nullptr);
+    eredu_layerwise_options_init(&layerwise, sizeof layerwise, nullptr);
     layerwise.sample_process_memory = 1;
     eredu_weight_residency_desc desc = desc_of(EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST);
     desc.layerwise = &layerwise;
@@ -413,9 +449,9 @@ TEST_SUITE("capi.residency_policy") {
     CHECK(unknown.message == "unknown desc->layers value 3");
 
     eredu_layerwise_options layerwise;
-    eredu_layerwise_options_init(&layerwise, nullptr);
+    eredu_layerwise_options_init(&layerwise, sizeof layerwise, nullptr);
     eredu_dense_stream_options dense;
-    eredu_dense_stream_options_init(&dense, nullptr);
+    eredu_dense_stream_options_init(&dense, sizeof dense, nullptr);
     desc = desc_of(EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT);
     desc.layerwise = &layerwise;
     const Validated misplaced = validate(desc);
@@ -442,7 +478,7 @@ TEST_SUITE("capi.residency_policy") {
     CHECK(validate(desc).status == EREDU_E_INVALID_ARGUMENT);
 
     eredu_offload_config offload;
-    eredu_offload_config_init(&offload, nullptr);
+    eredu_offload_config_init(&offload, sizeof offload, nullptr);
     offload.has_host_budget = 2;
     layerwise.offload = &offload;
     desc = desc_of(EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST);
@@ -458,9 +494,175 @@ TEST_SUITE("capi.residency_policy") {
 
     // A wrong summary size is an argument error even for a valid description.
     eredu_residency_summary summary;
-    eredu_residency_summary_init(&summary, nullptr);
+    eredu_residency_summary_init(&summary, sizeof summary, nullptr);
     summary.struct_size = 7;
     CHECK(eredu_residency_validate(&desc, 1, &summary, nullptr) == EREDU_E_INVALID_ARGUMENT);
     CHECK(summary.struct_size == 7);
+  }
+
+  TEST_CASE("residency-policy structs follow the sized-struct rule") {
+    check_init_sizes<eredu_layerwise_options>(eredu_layerwise_options_init,
+                                              offsetof(eredu_layerwise_options, max_cached_shards),
+                                              offsetof(eredu_layerwise_options, offload) + 1);
+    check_init_sizes<eredu_dense_stream_options>(
+        eredu_dense_stream_options_init, offsetof(eredu_dense_stream_options, host_lookahead),
+        offsetof(eredu_dense_stream_options, host_budget_bytes) + 1);
+    check_init_sizes<eredu_parameter_bank_options>(
+        eredu_parameter_bank_options_init,
+        offsetof(eredu_parameter_bank_options, compact_bank_scratch_bytes),
+        offsetof(eredu_parameter_bank_options, prefill_compact_bank_target_bytes) + 4);
+    check_init_sizes<eredu_weight_residency_desc>(
+        eredu_weight_residency_desc_init, offsetof(eredu_weight_residency_desc, dense),
+        offsetof(eredu_weight_residency_desc, layers) + 1);
+    check_init_sizes<eredu_residency_summary>(
+        eredu_residency_summary_init, offsetof(eredu_residency_summary, device_depth),
+        offsetof(eredu_residency_summary, offload_host_budget_bytes) + 1);
+
+    eredu_layerwise_options layerwise;
+    eredu_layerwise_options_init(&layerwise, sizeof layerwise, nullptr);
+    layerwise.max_cached_shards = 9;
+    check_input_sizes<eredu_layerwise_options>(
+        layerwise,
+        [](const eredu_layerwise_options* given) {
+          eredu_weight_residency_desc desc = desc_of(EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST);
+          desc.layerwise = given;
+          return eredu_residency_validate(&desc, 1, nullptr, nullptr);
+        },
+        offsetof(eredu_layerwise_options, max_cached_shards) + 1);
+    const eredu_dense_stream_options dense = dense_options(32, 64, 3, 2);
+    check_input_sizes<eredu_dense_stream_options>(
+        dense,
+        [](const eredu_dense_stream_options* given) {
+          const eredu_weight_residency_desc desc = dense_desc(given);
+          return eredu_residency_validate(&desc, 1, nullptr, nullptr);
+        },
+        offsetof(eredu_dense_stream_options, eviction_policy) + 1);
+    const eredu_parameter_bank_options bank = bank_options(64, 32);
+    check_input_sizes<eredu_parameter_bank_options>(
+        bank,
+        [](const eredu_parameter_bank_options* given) {
+          eredu_weight_residency_desc desc = desc_of(EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT);
+          desc.parameter_bank_cache = given;
+          return eredu_residency_validate(&desc, 1, nullptr, nullptr);
+        },
+        offsetof(eredu_parameter_bank_options, members) + 1);
+    eredu_weight_residency_desc banked = dense_desc(&dense);
+    banked.parameter_bank_cache = &bank;
+    check_input_sizes<eredu_weight_residency_desc>(
+        banked,
+        [](const eredu_weight_residency_desc* given) {
+          return eredu_residency_validate(given, 1, nullptr, nullptr);
+        },
+        offsetof(eredu_weight_residency_desc, parameter_bank_cache) + 1);
+
+    const eredu_residency_summary summary = check_output_sizes<eredu_residency_summary>(
+        [&](eredu_residency_summary* out) {
+          return eredu_residency_validate(&banked, 8, out, nullptr);
+        },
+        offsetof(eredu_residency_summary, offload_has_device_budget),
+        offsetof(eredu_residency_summary, parameter_bank_prefetch_depth) + 1);
+    CHECK(summary.execution_residency == EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM);
+    CHECK(summary.preparation_residency == EREDU_RESIDENCY_REQUEST_ADDRESSABLE_PARAMETER_BANKS);
+    CHECK(summary.offload_device_budget_bytes == 32);
+    CHECK(summary.offload_host_budget_bytes == 64);
+    CHECK(summary.offload_prefetch_depth == 3);
+    CHECK(summary.device_depth == 2);
+    CHECK(summary.dense_host_lookahead == 3);
+    CHECK(summary.dense_background_queue_capacity == 2);
+    CHECK(summary.has_parameter_bank_cache == 1);
+    CHECK(summary.parameter_bank_compact_scratch_bytes == 64);
+    CHECK(summary.parameter_bank_prefill_target_bytes == 32);
+  }
+
+  TEST_CASE("fields past an older caller's struct_size take their defaults") {
+    // Dense options ending before max_cached_shards: the default 4.
+    eredu_dense_stream_options dense = dense_options(32, 64, 3, 2);
+    dense.max_cached_shards = 9;
+    dense.sample_backend_memory = 7;  // past the caller's size: never read
+    dense.struct_size =
+        static_cast<std::uint32_t>(offsetof(eredu_dense_stream_options, max_cached_shards));
+    Validated validated = validate(dense_desc(&dense));
+    REQUIRE(validated.status == EREDU_OK);
+    CHECK(validated.summary.max_cached_shards == 4);
+    CHECK(validated.summary.sample_backend_memory == 0);
+    CHECK(validated.summary.dense_host_lookahead == 3);
+    // Dense options holding only struct_size are the defaults.
+    dense.struct_size = 4;
+    validated = validate(dense_desc(&dense));
+    REQUIRE(validated.status == EREDU_OK);
+    CHECK(validated.summary.offload_device_budget_bytes == 4294967296u);
+    CHECK(validated.summary.offload_host_budget_bytes == 17179869184u);
+    CHECK(validated.summary.dense_host_lookahead == 2);
+
+    // Bank options ending before the prefill target: 1 GiB, which exceeds a
+    // 64-byte scratch.
+    eredu_parameter_bank_options bank = bank_options(64, 32);
+    bank.struct_size = static_cast<std::uint32_t>(
+        offsetof(eredu_parameter_bank_options, prefill_compact_bank_target_bytes));
+    eredu_weight_residency_desc desc = desc_of(EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT);
+    desc.parameter_bank_cache = &bank;
+    CHECK(validate(desc).status == EREDU_E_PARAMETER_BANK_PREFILL_TARGET_EXCEEDS_SCRATCH);
+    bank.compact_bank_scratch_bytes = UINT64_MAX;
+    validated = validate(desc);
+    REQUIRE(validated.status == EREDU_OK);
+    CHECK(validated.summary.parameter_bank_prefill_target_bytes == 1073741824u);
+
+    // A description ending before parameter_bank_cache has none.
+    desc.struct_size =
+        static_cast<std::uint32_t>(offsetof(eredu_weight_residency_desc, parameter_bank_cache));
+    validated = validate(desc);
+    REQUIRE(validated.status == EREDU_OK);
+    CHECK(validated.summary.has_parameter_bank_cache == 0);
+
+    // An offload config ending before prefetch_depth: depth 1.
+    eredu_offload_config offload;
+    eredu_offload_config_init(&offload, sizeof offload, nullptr);
+    offload.prefetch_depth = 0;
+    offload.struct_size =
+        static_cast<std::uint32_t>(offsetof(eredu_offload_config, prefetch_depth));
+    eredu_layerwise_options layerwise = EREDU_LAYERWISE_OPTIONS_INIT;
+    layerwise.offload = &offload;
+    eredu_weight_residency_desc host = desc_of(EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST);
+    host.layerwise = &layerwise;
+    validated = validate(host, 5);
+    REQUIRE(validated.status == EREDU_OK);
+    CHECK(validated.summary.offload_prefetch_depth == 1);
+  }
+
+  TEST_CASE("NULL options and their _INIT macros describe the same residency") {
+    const auto summary_of = [](const eredu_weight_residency_desc& desc) {
+      Oversized<eredu_residency_summary, 0> memory;
+      REQUIRE(eredu_residency_summary_init(memory.get(), sizeof(eredu_residency_summary),
+                                           nullptr) == EREDU_OK);
+      REQUIRE(eredu_residency_validate(&desc, 6, memory.get(), nullptr) == EREDU_OK);
+      return memory;
+    };
+    const auto same = [](const Oversized<eredu_residency_summary, 0>& a,
+                         const Oversized<eredu_residency_summary, 0>& b) {
+      return std::memcmp(a.bytes, b.bytes, sizeof a.bytes) == 0;
+    };
+    eredu_weight_residency_desc implicit = desc_of(EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST);
+    const eredu_layerwise_options layerwise = EREDU_LAYERWISE_OPTIONS_INIT;
+    eredu_weight_residency_desc explicit_desc = implicit;
+    explicit_desc.layerwise = &layerwise;
+    CHECK(same(summary_of(implicit), summary_of(explicit_desc)));
+
+    implicit = desc_of(EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM);
+    const eredu_dense_stream_options dense = EREDU_DENSE_STREAM_OPTIONS_INIT;
+    explicit_desc = dense_desc(&dense);
+    CHECK(same(summary_of(implicit), summary_of(explicit_desc)));
+
+    const eredu_parameter_bank_options bank = EREDU_PARAMETER_BANK_OPTIONS_INIT;
+    const eredu_offload_config members = EREDU_OFFLOAD_CONFIG_INIT;
+    eredu_parameter_bank_options with_members = bank;
+    with_members.members = &members;
+    implicit.parameter_bank_cache = &bank;
+    explicit_desc.parameter_bank_cache = &with_members;
+    CHECK(same(summary_of(implicit), summary_of(explicit_desc)));
+    const eredu_weight_residency_desc defaults = EREDU_WEIGHT_RESIDENCY_DESC_INIT;
+    eredu_weight_residency_desc initialized;
+    REQUIRE(eredu_weight_residency_desc_init(&initialized, sizeof initialized, nullptr) ==
+            EREDU_OK);
+    CHECK(same(summary_of(defaults), summary_of(initialized)));
   }
 }

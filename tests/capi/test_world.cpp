@@ -67,8 +67,10 @@ Bulk world(const eredu_model* model, std::uint64_t tensor, std::uint64_t pipelin
   char* out = reinterpret_cast<char*>(&out);  // overwritten: NULL on failure
   std::size_t length = 99;
   ErrorSlot error;
-  const eredu_status status = eredu_plan_world_json(model, tensor, pipeline, expert, data, policy,
-                                                    threads, &out, &length, error.slot());
+  const eredu_topology topology = topology_of(tensor, pipeline, expert, data);
+  const eredu_plan_options options = options_of(policy, threads);
+  const eredu_status status =
+      eredu_plan_world_json(model, &topology, &options, &out, &length, error.slot());
   return collect(status, out, length, error);
 }
 
@@ -77,15 +79,16 @@ Bulk check(const eredu_model* model, std::uint64_t tensor, const eredu_check_opt
   char* out = reinterpret_cast<char*>(&out);
   std::size_t length = 99;
   ErrorSlot error;
+  const eredu_topology topology = topology_of(tensor, pipeline);
+  const eredu_plan_options plan = options_of(policy);
   const eredu_status status =
-      eredu_check_json(model, tensor, pipeline, 1, 1, policy, options, &out, &length, error.slot());
+      eredu_check_json(model, &topology, &plan, options, &out, &length, error.slot());
   return collect(status, out, length, error);
 }
 
 eredu_check_options options_with(const std::string* residency,
                                  std::optional<std::uint64_t> device_budget = std::nullopt) {
-  eredu_check_options options;
-  REQUIRE(eredu_check_options_init(&options, nullptr) == EREDU_OK);
+  eredu_check_options options = EREDU_CHECK_OPTIONS_INIT;
   if (residency != nullptr) {
     options.residency_json = residency->data();
     options.residency_json_length = residency->size();
@@ -127,16 +130,15 @@ TEST_SUITE("capi.world") {
   TEST_CASE("eredu_check_options_init sets the defaults") {
     eredu_check_options options;
     std::memset(&options, 0xAB, sizeof options);
-    CHECK(eredu_check_options_init(&options, nullptr) == EREDU_OK);
+    CHECK(eredu_check_options_init(&options, sizeof options, nullptr) == EREDU_OK);
     CHECK(options.struct_size == sizeof(eredu_check_options));
     CHECK(options.residency_json == nullptr);
     CHECK(options.residency_json_length == 0);
     CHECK(options.has_device_budget == 0);
     CHECK(options.device_budget_bytes == 0);
-    CHECK(options.threads == 0);
 
     ErrorSlot error;
-    CHECK(eredu_check_options_init(nullptr, error.slot()) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_check_options_init(nullptr, sizeof options, error.slot()) == EREDU_E_NULL_ARGUMENT);
     CHECK(error.code() == EREDU_E_NULL_ARGUMENT);
     CHECK(error.message() == "argument options is NULL");
   }
@@ -151,10 +153,11 @@ TEST_SUITE("capi.world") {
       CAPTURE(threads);
       CHECK(world(model.get(), 2, 1, 1, 1, EREDU_POLICY_REQUIRE, threads).text == planned.text);
     }
-    // The length is optional.
+    // The length is optional, and NULL options are the defaults.
     char* out = nullptr;
-    CHECK(eredu_plan_world_json(model.get(), 2, 1, 1, 1, EREDU_POLICY_REQUIRE, 0, &out, nullptr,
-                                nullptr) == EREDU_OK);
+    const eredu_topology topology = topology_of(2);
+    CHECK(eredu_plan_world_json(model.get(), &topology, nullptr, &out, nullptr, nullptr) ==
+          EREDU_OK);
     CHECK(std::string(out) == planned.text);
     eredu_buffer_free(out);
   }
@@ -270,16 +273,21 @@ TEST_SUITE("capi.world") {
     CHECK(world(nullptr, 2).code == EREDU_E_NULL_ARGUMENT);
     CHECK(world(nullptr, 2).message == "argument model is NULL");
     ErrorSlot error;
-    CHECK(eredu_plan_world_json(model.get(), 2, 1, 1, 1, EREDU_POLICY_REQUIRE, 0, nullptr, nullptr,
-                                error.slot()) == EREDU_E_NULL_ARGUMENT);
+    const eredu_topology two = topology_of(2);
+    CHECK(eredu_plan_world_json(model.get(), &two, nullptr, nullptr, nullptr, error.slot()) ==
+          EREDU_E_NULL_ARGUMENT);
     CHECK(error.message() == "argument out is NULL");
+    CHECK(eredu_plan_world_json(model.get(), nullptr, nullptr, nullptr, nullptr, error.slot()) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(error.message() == "argument topology is NULL");
     // No error object requested: the status alone.
-    CHECK(eredu_plan_world_json(model.get(), 0, 1, 1, 1, EREDU_POLICY_REQUIRE, 0, nullptr, nullptr,
-                                nullptr) == EREDU_E_NULL_ARGUMENT);
+    const eredu_topology zero_tensor = topology_of(0);
+    CHECK(eredu_plan_world_json(model.get(), &zero_tensor, nullptr, nullptr, nullptr, nullptr) ==
+          EREDU_E_NULL_ARGUMENT);
 
     const Bulk policy = world(model.get(), 2, 1, 1, 1, 7);
     CHECK(policy.code == EREDU_E_INVALID_ARGUMENT);
-    CHECK(policy.message == "unknown policy value 7");
+    CHECK(policy.message == "unknown options->policy value 7");
     const Bulk huge = world(model.get(), 1024, 1, 1, 1025);
     CHECK(huge.code == EREDU_E_INVALID_ARGUMENT);
     CHECK(huge.message == "world size 1049600 is more than the 1048576 ranks eredu plans at once");
@@ -316,19 +324,20 @@ TEST_SUITE("capi.world") {
     eredu_check_options options = options_with(nullptr);
     CHECK(check(nullptr, 2, &options).message == "argument model is NULL");
     ErrorSlot error;
-    CHECK(eredu_check_json(model.get(), 2, 1, 1, 1, EREDU_POLICY_REQUIRE, &options, nullptr,
-                           nullptr, error.slot()) == EREDU_E_NULL_ARGUMENT);
+    const eredu_topology two = topology_of(2);
+    CHECK(eredu_check_json(model.get(), &two, nullptr, &options, nullptr, nullptr, error.slot()) ==
+          EREDU_E_NULL_ARGUMENT);
     CHECK(error.message() == "argument out is NULL");
 
     const Bulk policy = check(model.get(), 2, &options, 1, 2);
     CHECK(policy.code == EREDU_E_INVALID_ARGUMENT);
-    CHECK(policy.message == "unknown policy value 2");
+    CHECK(policy.message == "unknown options->policy value 2");
 
     options.struct_size = sizeof options - 1;
     const Bulk size = check(model.get(), 2, &options);
     CHECK(size.code == EREDU_E_INVALID_ARGUMENT);
-    CHECK(size.message == "options->struct_size is " + std::to_string(sizeof options - 1) +
-                              ", expected " + std::to_string(sizeof options));
+    CHECK(size.message == "options->struct_size " + std::to_string(sizeof options - 1) +
+                              " ends inside field device_budget_bytes");
 
     options = options_with(nullptr);
     options.residency_json_length = 5;
@@ -421,5 +430,81 @@ TEST_SUITE("capi.world") {
     REQUIRE(fallback.status == EREDU_OK);
     CHECK(fallback.text.find("\"local_bytes\":67108864,\"static_bytes\":0,\"layer_units\":1") !=
           std::string::npos);
+  }
+
+  TEST_CASE("progress reports every rank and a non-zero return cancels, writing nothing") {
+    const Model model = load(kAttention);
+    struct Counter {
+      std::vector<std::pair<std::uint64_t, std::uint64_t>> calls;
+      std::uint64_t stop_after = 0;  // 0: never
+    };
+    auto callback = [](std::uint64_t done, std::uint64_t total, void* data) -> std::int32_t {
+      auto* counter = static_cast<Counter*>(data);
+      counter->calls.emplace_back(done, total);
+      return counter->stop_after != 0 && done >= counter->stop_after ? 1 : 0;
+    };
+    const eredu_topology topology = topology_of(2, 4);
+
+    Counter all;
+    eredu_plan_options options = options_of(EREDU_POLICY_REQUIRE, 1);
+    options.progress = callback;
+    options.progress_data = &all;
+    const Model layered =
+        load(R"({"schema":"eredu.groups.v1","model":{"layers":4},"groups":[)"
+             R"({"name":"n","role":"replicated","members":[{"target":"n",)"
+             R"("shape":[4],"dtype":"F32","sharding":{"kind":"replicated"}}]}]})");
+    char* out = nullptr;
+    REQUIRE(eredu_plan_world_json(layered.get(), &topology, &options, &out, nullptr, nullptr) ==
+            EREDU_OK);
+    eredu_buffer_free(out);
+    REQUIRE(all.calls.size() == 8);
+    for (std::size_t i = 0; i < 8; ++i) {
+      CHECK(all.calls[i] == std::pair<std::uint64_t, std::uint64_t>{i + 1, 8});
+    }
+
+    Counter stop;
+    stop.stop_after = 3;
+    options.progress_data = &stop;
+    ErrorSlot error;
+    out = reinterpret_cast<char*>(&out);
+    std::size_t length = 7;
+    CHECK(eredu_plan_world_json(layered.get(), &topology, &options, &out, &length, error.slot()) ==
+          EREDU_E_CANCELLED);
+    CHECK(out == nullptr);
+    CHECK(length == 0);
+    CHECK(error.code() == EREDU_E_CANCELLED);
+    CHECK(error.message() == "cancelled by the progress callback after 3 of 8 ranks");
+    CHECK(stop.calls.size() == 3);
+
+    // eredu_check_json takes the same options.
+    Counter check_stop;
+    check_stop.stop_after = 1;
+    options.progress_data = &check_stop;
+    options.threads = 2;
+    CHECK(eredu_check_json(layered.get(), &topology, &options, nullptr, &out, nullptr,
+                           error.slot()) == EREDU_E_CANCELLED);
+    CHECK(out == nullptr);
+    CHECK(check_stop.calls.size() == 1);
+  }
+
+  TEST_CASE("threads 1 plans on the calling thread only") {
+    const Model model = load(kAttention);
+    static thread_local int here = 0;
+    here = 1;
+    struct Seen {
+      bool elsewhere = false;
+    } seen;
+    eredu_plan_options options = options_of(EREDU_POLICY_REQUIRE, 1);
+    options.progress = [](std::uint64_t, std::uint64_t, void* data) -> std::int32_t {
+      if (here != 1) static_cast<Seen*>(data)->elsewhere = true;
+      return 0;
+    };
+    options.progress_data = &seen;
+    const eredu_topology topology = topology_of(2, 1, 1, 4);
+    char* out = nullptr;
+    REQUIRE(eredu_plan_world_json(model.get(), &topology, &options, &out, nullptr, nullptr) ==
+            EREDU_OK);
+    eredu_buffer_free(out);
+    CHECK_FALSE(seen.elsewhere);
   }
 }

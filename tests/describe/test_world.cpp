@@ -106,8 +106,8 @@ TEST_CASE("more TP ranks than kv heads: an error under require, a fallback other
 TEST_CASE("one thread and two threads plan the same world") {
   auto model = describe("mistral-7b-v0.1");
   auto topology = ParallelTopology::create(2, 4, 1, 1).value();
-  auto one = plan_world(model, topology, ShardingPolicy::Require, 1);
-  auto two = plan_world(model, topology, ShardingPolicy::Require, 2);
+  auto one = plan_world(model, topology, ShardingPolicy::Require, WorldOptions::on_threads(1));
+  auto two = plan_world(model, topology, ShardingPolicy::Require, WorldOptions::on_threads(2));
   REQUIRE(one.has_value());
   REQUIRE(two.has_value());
   CHECK(world_to_json(one.value()) == world_to_json(two.value()));
@@ -142,7 +142,8 @@ TEST_CASE("kMaxWorldRanks ranks of a one-tensor model plan in linear time; one m
   // hours; it now takes seconds (the suite's timeout catches a regression).
   const std::uint64_t dp = kMaxWorldRanks / 4;
   auto topology = ParallelTopology::create(4, 1, 1, dp).value();
-  auto world = plan_world(model.value(), topology, ShardingPolicy::Require, 2);
+  auto world =
+      plan_world(model.value(), topology, ShardingPolicy::Require, WorldOptions::on_threads(2));
   REQUIRE_MESSAGE(world.has_value(), world.error().message);
   CHECK(world.value().coverage_ok());
   REQUIRE(world.value().ranks.size() == kMaxWorldRanks);

@@ -26,7 +26,6 @@ EREDU_DTYPE_F32 = 9
 EREDU_PLACEMENT_REPLICATED = 0
 EREDU_PLACEMENT_SHARD = 4
 EREDU_PLACEMENT_INDICES = 6
-EREDU_POLICY_REQUIRE = 0
 
 u8, u32, u64, size_t = ctypes.c_uint8, ctypes.c_uint32, ctypes.c_uint64, ctypes.c_size_t
 status_t = ctypes.c_int32
@@ -48,25 +47,76 @@ class MemberDesc(ctypes.Structure):
     ]
 
 
-class Placement(ctypes.Structure):
+class GroupDesc(ctypes.Structure):
     _fields_ = [
         ("struct_size", u32),
-        ("kind", u32),
+        ("role", u32),
+        ("name", ctypes.c_char_p),
+        ("has_partition_units", u8),
+        ("partition_units", u64),
+        ("scope", ctypes.c_void_p),
+    ]
+
+
+class Topology(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", u32),
+        ("tensor", u64),
+        ("pipeline", u64),
+        ("expert", u64),
+        ("data", u64),
+    ]
+
+
+def topology(tensor, pipeline=1, expert=1, data=1):
+    return Topology(ctypes.sizeof(Topology), tensor, pipeline, expert, data)
+
+
+class TensorInfo(ctypes.Structure):
+    _fields_ = [
+        ("struct_size", u32),
+        ("role", u32),
+        ("target", ctypes.c_char_p),
+        ("target_length", size_t),
+        ("logical_name", ctypes.c_char_p),
+        ("logical_name_length", size_t),
+        ("global_shape", P(u64)),
+        ("global_ndim", size_t),
+        ("local_shape", P(u64)),
+        ("local_ndim", size_t),
+        ("placement", u32),
+        ("has_dtype", u8),
+        ("has_logical_units", u8),
+        ("has_logical_range", u8),
+        ("fell_back_to_replication", u8),
+        ("dtype", u32),
+        ("has_local_bytes", u8),
         ("axis", u64),
-        ("rank", u64),
-        ("index", u64),
-        ("parts", u64),
+        ("owner_rank", u64),
+        ("shard_index", u64),
+        ("shard_parts", u64),
         ("start", u64),
         ("end", u64),
         ("runs", P(u64)),
         ("run_count", size_t),
         ("index_count", u64),
+        ("logical_units", u64),
+        ("logical_start", u64),
+        ("logical_end", u64),
+        ("local_bytes", u64),
     ]
 
 
-class Totals(ctypes.Structure):
+class LayoutInfo(ctypes.Structure):
     _fields_ = [
         ("struct_size", u32),
+        ("policy", u32),
+        ("rank", u64),
+        ("tensor_rank", u64),
+        ("pipeline_rank", u64),
+        ("expert_rank", u64),
+        ("data_rank", u64),
+        ("tensor_count", size_t),
         ("local_bytes", u64),
         ("global_bytes", u64),
         ("materialized_tensors", u64),
@@ -92,32 +142,20 @@ def load(path):
         "eredu_error_code": (status_t, [handle]),
         "eredu_error_message": (ctypes.c_char_p, [handle]),
         "eredu_error_free": (None, [handle]),
-        "eredu_member_desc_init": (status_t, [P(MemberDesc), error_slot]),
+        "eredu_member_desc_init": (status_t, [P(MemberDesc), size_t, error_slot]),
         "eredu_group_new": (
-            status_t,
-            [ctypes.c_char_p, u32, u8, u64, ctypes.c_void_p, P(P(MemberDesc)), size_t,
-             P(handle), error_slot],
-        ),
+            status_t, [P(GroupDesc), P(P(MemberDesc)), size_t, P(handle), error_slot]),
         "eredu_group_free": (None, [handle]),
         "eredu_model_new": (status_t, [ctypes.c_void_p, P(handle), size_t, P(handle), error_slot]),
         "eredu_model_from_json": (status_t, [ctypes.c_char_p, size_t, P(handle), error_slot]),
         "eredu_model_free": (None, [handle]),
         "eredu_plan_rank": (
-            status_t, [handle, u64, u64, u64, u64, u64, u32, P(handle), error_slot]
-        ),
+            status_t, [handle, P(Topology), u64, ctypes.c_void_p, P(handle), error_slot]),
         "eredu_layout_free": (None, [handle]),
-        "eredu_layout_tensor_count": (status_t, [handle, P(size_t), error_slot]),
+        "eredu_layout_tensor_count": (size_t, [handle]),
         "eredu_layout_find_tensor": (status_t, [handle, ctypes.c_char_p, P(size_t), error_slot]),
-        "eredu_layout_tensor_target": (
-            status_t, [handle, size_t, P(ctypes.c_char_p), P(size_t), error_slot]
-        ),
-        "eredu_layout_tensor_local_shape": (
-            status_t, [handle, size_t, P(P(u64)), P(size_t), error_slot]
-        ),
-        "eredu_placement_init": (status_t, [P(Placement), error_slot]),
-        "eredu_layout_tensor_placement": (status_t, [handle, size_t, P(Placement), error_slot]),
-        "eredu_layout_totals_init": (status_t, [P(Totals), error_slot]),
-        "eredu_layout_get_totals": (status_t, [handle, P(Totals), error_slot]),
+        "eredu_layout_get_tensor_info": (status_t, [handle, size_t, P(TensorInfo), error_slot]),
+        "eredu_layout_get_info": (status_t, [handle, P(LayoutInfo), error_slot]),
         "eredu_layout_to_json": (
             status_t, [handle, P(ctypes.c_void_p), P(size_t), error_slot]
         ),
@@ -157,7 +195,7 @@ def call(lib, function, *args, expected=EREDU_OK):
 
 def member(lib, target, shape, sharding, axis=0, segments=()):
     desc = MemberDesc()
-    call(lib, lib.eredu_member_desc_init, ctypes.byref(desc))
+    call(lib, lib.eredu_member_desc_init, ctypes.byref(desc), ctypes.sizeof(desc))
     desc._keep = ((u64 * len(shape))(*shape), (u64 * max(1, len(segments)))(*segments))
     desc.target = target.encode()
     desc.shape = desc._keep[0]
@@ -172,10 +210,11 @@ def member(lib, target, shape, sharding, axis=0, segments=()):
 
 
 def new_group(lib, name, role, members, expected=EREDU_OK):
+    desc = GroupDesc(ctypes.sizeof(GroupDesc), role, name.encode(), 0, 0, None)
     array = (P(MemberDesc) * len(members))(*[ctypes.pointer(m) for m in members])
     group = handle()
-    call(lib, lib.eredu_group_new, name.encode(), role, 0, 0, None, array, len(members),
-         ctypes.byref(group), expected=expected)
+    call(lib, lib.eredu_group_new, ctypes.byref(desc), array, len(members), ctypes.byref(group),
+         expected=expected)
     return group
 
 
@@ -216,47 +255,40 @@ def run(lib):
     lib.eredu_group_free(qkv)
 
     layout = handle()
-    call(lib, lib.eredu_plan_rank, model, 2, 1, 1, 1, 2, EREDU_POLICY_REQUIRE,
-         ctypes.byref(layout), expected=202)
+    two = topology(2)
+    call(lib, lib.eredu_plan_rank, model, ctypes.byref(two), 2, None, ctypes.byref(layout),
+         expected=202)
     expect(not layout, "no layout after a failed plan")
-    call(lib, lib.eredu_plan_rank, None, 2, 1, 1, 1, 0, EREDU_POLICY_REQUIRE,
-         ctypes.byref(layout), expected=EREDU_E_NULL_ARGUMENT)
-    call(lib, lib.eredu_plan_rank, model, 2, 1, 1, 1, 1, EREDU_POLICY_REQUIRE,
-         ctypes.byref(layout))
+    call(lib, lib.eredu_plan_rank, None, ctypes.byref(two), 0, None, ctypes.byref(layout),
+         expected=EREDU_E_NULL_ARGUMENT)
+    call(lib, lib.eredu_plan_rank, model, ctypes.byref(two), 1, None, ctypes.byref(layout))
     lib.eredu_model_free(model)  # the layout keeps the description alive
 
-    count = size_t()
-    call(lib, lib.eredu_layout_tensor_count, layout, ctypes.byref(count))
-    targets = []
-    for i in range(count.value):
-        target = ctypes.c_char_p()
-        length = size_t()
-        call(lib, lib.eredu_layout_tensor_target, layout, i, ctypes.byref(target),
-             ctypes.byref(length))
-        targets.append(target.value.decode())
+    def info_of(index):
+        info = TensorInfo()
+        info.struct_size = ctypes.sizeof(info)
+        call(lib, lib.eredu_layout_get_tensor_info, layout, index, ctypes.byref(info))
+        return info
+
+    count = lib.eredu_layout_tensor_count(layout)
+    targets = [info_of(i).target[:info_of(i).target_length].decode() for i in range(count)]
     expect(targets == ["down.bias", "down.weight", "qkv.weight"], f"targets {targets}")
 
     def placement_of(target):
         index = size_t()
         call(lib, lib.eredu_layout_find_tensor, layout, target.encode(), ctypes.byref(index))
-        placement = Placement()
-        call(lib, lib.eredu_placement_init, ctypes.byref(placement))
-        call(lib, lib.eredu_layout_tensor_placement, layout, index, ctypes.byref(placement))
-        shape = P(u64)()
-        ndim = size_t()
-        call(lib, lib.eredu_layout_tensor_local_shape, layout, index, ctypes.byref(shape),
-             ctypes.byref(ndim))
-        return placement, [shape[i] for i in range(ndim.value)]
+        info = info_of(index)
+        return info, [info.local_shape[i] for i in range(info.local_ndim)]
 
     weight, weight_shape = placement_of("down.weight")
-    expect((weight.kind, weight.axis, weight.index, weight.parts)
+    expect((weight.placement, weight.axis, weight.shard_index, weight.shard_parts)
            == (EREDU_PLACEMENT_SHARD, 1, 1, 2), "down.weight shard")
     expect(weight_shape == [8, 8], f"down.weight local shape {weight_shape}")
     bias, bias_shape = placement_of("down.bias")
-    expect(bias.kind == EREDU_PLACEMENT_REPLICATED and bias_shape == [8], "down.bias")
+    expect(bias.placement == EREDU_PLACEMENT_REPLICATED and bias_shape == [8], "down.bias")
     indices, qkv_shape = placement_of("qkv.weight")
     runs = [indices.runs[i] for i in range(2 * indices.run_count)]
-    expect(indices.kind == EREDU_PLACEMENT_INDICES and indices.axis == 0, "qkv kind")
+    expect(indices.placement == EREDU_PLACEMENT_INDICES and indices.axis == 0, "qkv kind")
     expect(runs == [4, 8, 10, 12, 14, 16], f"qkv runs {runs}")
     expect(indices.index_count == 8 and qkv_shape == [8, 8], "qkv count and shape")
 
@@ -265,14 +297,14 @@ def run(lib):
          expected=EREDU_E_NOT_FOUND)
     expect(index.value == 0, "index zeroed on failure")
 
-    totals = Totals()
-    call(lib, lib.eredu_layout_totals_init, ctypes.byref(totals))
-    call(lib, lib.eredu_layout_get_totals, layout, ctypes.byref(totals))
+    totals = LayoutInfo()
+    totals.struct_size = ctypes.sizeof(totals)
+    call(lib, lib.eredu_layout_get_info, layout, ctypes.byref(totals))
     expect((totals.local_bytes, totals.global_bytes, totals.materialized_tensors,
-            totals.omitted_tensors) == (544, 1056, 3, 0), "totals")
-    wrong = Totals()
+            totals.omitted_tensors, totals.tensor_count) == (544, 1056, 3, 0, 3), "totals")
+    wrong = LayoutInfo()
     wrong.struct_size = 3
-    call(lib, lib.eredu_layout_get_totals, layout, ctypes.byref(wrong),
+    call(lib, lib.eredu_layout_get_info, layout, ctypes.byref(wrong),
          expected=EREDU_E_INVALID_ARGUMENT)
 
     document = json.loads(layout_json(lib, layout))
@@ -302,8 +334,7 @@ def run(lib):
     model = handle()
     call(lib, lib.eredu_model_from_json, text, len(text), ctypes.byref(model))
     layout = handle()
-    call(lib, lib.eredu_plan_rank, model, 2, 1, 1, 1, 1, EREDU_POLICY_REQUIRE,
-         ctypes.byref(layout))
+    call(lib, lib.eredu_plan_rank, model, ctypes.byref(two), 1, None, ctypes.byref(layout))
     expect(json.loads(layout_json(lib, layout)) == document, "JSON path layout")
     lib.eredu_layout_free(layout)
     lib.eredu_model_free(model)

@@ -17,15 +17,12 @@ typedef const char *(*error_message_fn)(const eredu_error *);
 typedef void (*error_free_fn)(eredu_error *);
 typedef eredu_status (*model_from_json_fn)(const char *, size_t, eredu_model **, eredu_error **);
 typedef void (*model_free_fn)(eredu_model *);
-typedef eredu_status (*plan_rank_fn)(const eredu_model *, uint64_t, uint64_t, uint64_t, uint64_t,
-                                     uint64_t, eredu_policy, eredu_layout **, eredu_error **);
+typedef eredu_status (*plan_rank_fn)(const eredu_model *, const eredu_topology *, uint64_t,
+                                     const eredu_plan_options *, eredu_layout **, eredu_error **);
 typedef eredu_status (*find_tensor_fn)(const eredu_layout *, const char *, size_t *,
                                        eredu_error **);
-typedef eredu_status (*placement_init_fn)(eredu_placement *, eredu_error **);
-typedef eredu_status (*tensor_placement_fn)(const eredu_layout *, size_t, eredu_placement *,
-                                            eredu_error **);
-typedef eredu_status (*tensor_shape_fn)(const eredu_layout *, size_t, const uint64_t **, size_t *,
-                                        eredu_error **);
+typedef eredu_status (*tensor_info_fn)(const eredu_layout *, size_t, eredu_layout_tensor_info *,
+                                       eredu_error **);
 typedef eredu_status (*to_json_fn)(const eredu_layout *, char **, size_t *, eredu_error **);
 typedef void (*buffer_free_fn)(void *);
 typedef void (*layout_free_fn)(eredu_layout *);
@@ -77,18 +74,15 @@ int main(int argc, char **argv) {
   model_free_fn model_free;
   plan_rank_fn plan_rank;
   find_tensor_fn find_tensor;
-  placement_init_fn placement_init;
-  tensor_placement_fn tensor_placement;
-  tensor_shape_fn local_shape;
+  tensor_info_fn tensor_info;
   to_json_fn to_json;
   buffer_free_fn buffer_free;
   layout_free_fn layout_free;
   eredu_model *model = NULL;
   eredu_layout *layout = NULL;
   eredu_error *error = NULL;
-  eredu_placement placement;
-  const uint64_t *shape = NULL;
-  size_t ndim = 0;
+  eredu_topology topology = EREDU_TOPOLOGY_INIT;
+  eredu_layout_tensor_info info = EREDU_LAYOUT_TENSOR_INFO_INIT;
   size_t index = 0;
   char *json = NULL;
   size_t length = 0;
@@ -114,9 +108,7 @@ int main(int argc, char **argv) {
       !RESOLVE(library, "eredu_model_free", model_free) ||
       !RESOLVE(library, "eredu_plan_rank", plan_rank) ||
       !RESOLVE(library, "eredu_layout_find_tensor", find_tensor) ||
-      !RESOLVE(library, "eredu_placement_init", placement_init) ||
-      !RESOLVE(library, "eredu_layout_tensor_placement", tensor_placement) ||
-      !RESOLVE(library, "eredu_layout_tensor_local_shape", local_shape) ||
+      !RESOLVE(library, "eredu_layout_get_tensor_info", tensor_info) ||
       !RESOLVE(library, "eredu_layout_to_json", to_json) ||
       !RESOLVE(library, "eredu_buffer_free", buffer_free) ||
       !RESOLVE(library, "eredu_layout_free", layout_free)) {
@@ -129,30 +121,27 @@ int main(int argc, char **argv) {
   if (error != NULL) fprintf(stderr, "%s\n", error_message(error));
   if (model == NULL) return 1;
 
-  EXPECT(plan_rank(model, 2, 1, 1, 1, 2, EREDU_POLICY_REQUIRE, &layout, &error) ==
-         EREDU_E_RANK_OUT_OF_RANGE);
+  topology.tensor = 2;
+  EXPECT(plan_rank(model, &topology, 2, NULL, &layout, &error) == EREDU_E_RANK_OUT_OF_RANGE);
   EXPECT(layout == NULL);
   EXPECT(strstr(error_message(error), "2") != NULL);
   error_free(error);
   error = NULL;
 
-  EXPECT(plan_rank(model, 2, 1, 1, 1, 1, EREDU_POLICY_REQUIRE, &layout, &error) == EREDU_OK);
+  EXPECT(plan_rank(model, &topology, 1, NULL, &layout, &error) == EREDU_OK);
   model_free(model);
   if (layout == NULL) return 1;
 
-  placement_init(&placement, NULL);
   EXPECT(find_tensor(layout, "down.weight", &index, NULL) == EREDU_OK);
-  EXPECT(tensor_placement(layout, index, &placement, NULL) == EREDU_OK);
-  EXPECT(placement.kind == EREDU_PLACEMENT_SHARD);
-  EXPECT(placement.axis == 1 && placement.index == 1 && placement.parts == 2);
-  EXPECT(local_shape(layout, index, &shape, &ndim, NULL) == EREDU_OK);
-  EXPECT(ndim == 2 && shape[0] == 8 && shape[1] == 8);
+  EXPECT(tensor_info(layout, index, &info, NULL) == EREDU_OK);
+  EXPECT(info.placement == EREDU_PLACEMENT_SHARD);
+  EXPECT(info.axis == 1 && info.shard_index == 1 && info.shard_parts == 2);
+  EXPECT(info.local_ndim == 2 && info.local_shape[0] == 8 && info.local_shape[1] == 8);
 
   EXPECT(find_tensor(layout, "qkv.weight", &index, NULL) == EREDU_OK);
-  EXPECT(tensor_placement(layout, index, &placement, NULL) == EREDU_OK);
-  EXPECT(placement.kind == EREDU_PLACEMENT_INDICES && placement.index_count == 8);
-  EXPECT(placement.run_count == 3 &&
-         memcmp(placement.runs, expected_runs, sizeof expected_runs) == 0);
+  EXPECT(tensor_info(layout, index, &info, NULL) == EREDU_OK);
+  EXPECT(info.placement == EREDU_PLACEMENT_INDICES && info.index_count == 8);
+  EXPECT(info.run_count == 3 && memcmp(info.runs, expected_runs, sizeof expected_runs) == 0);
 
   EXPECT(to_json(layout, &json, &length, NULL) == EREDU_OK);
   EXPECT(json != NULL && strstr(json,

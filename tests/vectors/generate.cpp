@@ -161,9 +161,11 @@ Result<std::string> run_case(const Case& c, const std::string& groups,
     admission = policy;
   }
   EREDU_TRY(topology, ParallelTopology::create(c.tp, c.pp, c.ep, c.dp));
-  EREDU_TRY(world, plan_world(model, topology, c.policy, 0));
-  if (!admission) return world_to_json(world);
-  EREDU_TRY(report, check_world(std::move(world), *admission));
+  if (!admission) {
+    EREDU_TRY(world, plan_world(model, topology, c.policy));
+    return world_to_json(world);
+  }
+  EREDU_TRY(report, check_world(model, topology, c.policy, *admission));
   return check_to_json(report);
 }
 

@@ -169,27 +169,30 @@ static text run_case(const vector_case *c, const text *groups, const text *resid
   char *out = NULL;
   size_t length = 0;
   text result;
+  eredu_topology topology = EREDU_TOPOLOGY_INIT;
+  eredu_plan_options plan = EREDU_PLAN_OPTIONS_INIT;
   eredu_status status = eredu_model_from_json(groups->data, groups->length, &model, &error);
+  topology.tensor = c->tp;
+  topology.pipeline = c->pp;
+  topology.expert = c->ep;
+  topology.data = c->dp;
+  plan.policy = c->policy;
   if (status == EREDU_OK && strcmp(c->op, "layout") == 0) {
     eredu_layout *layout = NULL;
-    status =
-        eredu_plan_rank(model, c->tp, c->pp, c->ep, c->dp, c->rank, c->policy, &layout, &error);
+    status = eredu_plan_rank(model, &topology, c->rank, &plan, &layout, &error);
     if (status == EREDU_OK) status = eredu_layout_to_json(layout, &out, &length, &error);
     eredu_layout_free(layout);
   } else if (status == EREDU_OK && strcmp(c->op, "world") == 0) {
-    status = eredu_plan_world_json(model, c->tp, c->pp, c->ep, c->dp, c->policy, 0, &out, &length,
-                                   &error);
+    status = eredu_plan_world_json(model, &topology, &plan, &out, &length, &error);
   } else if (status == EREDU_OK) {
-    eredu_check_options options;
-    eredu_check_options_init(&options, NULL);
+    eredu_check_options options = EREDU_CHECK_OPTIONS_INIT;
     if (c->has_residency) {
       options.residency_json = residency->data;
       options.residency_json_length = residency->length;
     }
     options.has_device_budget = (uint8_t)c->has_device_budget;
     options.device_budget_bytes = c->device_budget;
-    status = eredu_check_json(model, c->tp, c->pp, c->ep, c->dp, c->policy, &options, &out, &length,
-                              &error);
+    status = eredu_check_json(model, &topology, &plan, &options, &out, &length, &error);
   }
   eredu_model_free(model);
   result = status == EREDU_OK ? buffer_text(out, length) : error_text(status, error);

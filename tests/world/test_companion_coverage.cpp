@@ -135,10 +135,12 @@ TEST_CASE("eredu.world.v1 names companion problems") {
 TEST_CASE("plan_world refuses on every rank and reports the fallback on every rank") {
   const auto model = load(fp8_matrix(258));
   const auto topology = ParallelTopology::create(2, 1, 1, 2).value();
-  auto refused = plan_world(model, topology, ShardingPolicy::Require, 2);
+  auto refused = plan_world(model, topology, ShardingPolicy::Require, WorldOptions::on_threads(2));
   REQUIRE(refused.has_error());
   CHECK(refused.error().code == Status::InvalidTensor);
-  auto fallback = plan_world(model, topology, ShardingPolicy::ReplicateUnsupported, 2).value();
+  auto fallback =
+      plan_world(model, topology, ShardingPolicy::ReplicateUnsupported, WorldOptions::on_threads(2))
+          .value();
   CHECK(fallback.coverage_ok());
   for (const RankSummary& rank : fallback.ranks) {
     CHECK(rank.fell_back_groups == std::vector<std::uint32_t>{0});
