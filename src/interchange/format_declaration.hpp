@@ -1,7 +1,7 @@
-// The `format` object of an eredu.groups.v1 member (interchange §1) as read
-// from JSON, before the format is constructed: the loader checks its
-// structure (EREDU_E_PARSE) while reading and constructs it
-// (EREDU_E_INVALID_FORMAT) only in step 4, group by group.
+// The `format` object of an eredu.groups.v1 member (docs/interchange.md) as
+// read from JSON, before the format is constructed: the loader checks its
+// structure (EREDU_E_PARSE, format_declaration_json.hpp) while reading and
+// constructs it (EREDU_E_INVALID_FORMAT) only in step 4, group by group.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Loading `eredu.groups.v1` model descriptions (interchange §1).
+// Loading `eredu.groups.v1` model descriptions (docs/interchange.md).
 #pragma once
 
 #include <memory>
@@ -11,8 +11,8 @@
 namespace eredu {
 
 /// Loads an `eredu.groups.v1` document, streaming (no DOM of the document
-/// is built). Errors, in interchange §1's fixed order, independent of the
-/// key order in the text:
+/// is built). Errors, in the fixed order of docs/interchange.md ("Load
+/// errors"), independent of the key order in the text:
 /// 1. Parse: invalid UTF-8, JSON syntax anywhere (also inside unknown
 ///    fields), a duplicate key in any object, trailing content, nesting of
 ///    unknown content deeper than 1024 levels;
@@ -21,15 +21,16 @@ namespace eredu {
 ///    any other schema string;
 /// 3. Parse for structure: unknown top-level fields first, then `model`,
 ///    then `groups` in array order; inside each object unknown fields come
-///    first, then the fields in the §1 order. Covers wrong types, missing
-///    required fields, unknown enum words, integers that are not plain
-///    non-negative tokens fitting 64 bits, `layers: 0`, a scope `{}`, a
-///    sharding `axis`/`segments` missing or not allowed for its kind, and
-///    any non-null member `format` (not supported by this version). The
-///    message starts with the JSON pointer (`/groups/3/members/0/sharding/kind`);
-/// 4. group by group: ParameterGroupSpec construction (InvalidGroup), then
-///    ModelBuilder::add_group (InvalidGroup for a scope outside the model or
-///    a target of an earlier group, InvalidTensor for 64-bit overflow).
+///    first, then the fields in the documented order. Covers wrong types,
+///    missing required fields, unknown enum words, integers that are not
+///    plain non-negative tokens fitting 64 bits, `layers: 0`, a scope `{}`,
+///    a sharding `axis`/`segments` or a `format` field missing or not
+///    allowed for its kind. The message starts with the JSON pointer
+///    (`/groups/3/members/0/sharding/kind`);
+/// 4. group by group: ParameterGroupSpec construction (InvalidGroup), the
+///    scope against the model (InvalidGroup), each `format`'s construction
+///    (InvalidFormat), then ModelBuilder::add_group (InvalidGroup for a
+///    target of an earlier group, InvalidTensor for 64-bit overflow).
 /// OutOfMemory when simdjson cannot allocate its buffers. `null` for an
 /// optional field is the same as leaving it out; `experts: 0` means absent.
 Result<std::shared_ptr<const ModelDescription>> load_groups_json(std::string_view text);

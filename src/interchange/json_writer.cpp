@@ -1,6 +1,7 @@
 #include "interchange/json_writer.hpp"
 
 #include <fmt/format.h>
+#include <simdjson.h>
 
 #include "core/text.hpp"
 
@@ -83,7 +84,7 @@ JsonWriter& JsonWriter::uint_or_null(std::optional<std::uint64_t> value) {
 void JsonWriter::append_escaped(std::string_view text) {
   // Output is always valid JSON: ill-formed UTF-8 (a folder name, a message
   // from another library) is written with U+FFFD in place of the bad bytes.
-  if (!is_valid_utf8(text)) {
+  if (!simdjson::validate_utf8(text.data(), text.size())) {
     const std::string valid = to_valid_utf8(text);
     append_escaped(valid);
     return;

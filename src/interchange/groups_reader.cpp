@@ -1,0 +1,416 @@
+#include "interchange/groups_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <iterator>
+#include <string>
+#include <string_view>
+
+#include "core/text.hpp"
+#include "interchange/format_declaration_json.hpp"
+#include "interchange/json_number.hpp"
+#include "interchange/scope_json.hpp"
+#include "interchange/sharding_json.hpp"
+#include "interchange/strict_json.hpp"
+
+namespace eredu {
+namespace {
+
+using namespace json;
+
+constexpr std::string_view kSchema = "eredu.groups.v1";
+constexpr std::string_view kSchemaPrefix = "eredu.groups.v";
+
+// The fields of each object kind, in the documented order.
+enum class RootField { Schema, Model, Groups };
+enum class ModelField { Name, Layers, Experts };
+enum class GroupField { Name, Role, PartitionUnits, Scope, Members };
+enum class MemberField { Target, Shape, Dtype, Sharding, Format };
+
+constexpr FieldTable<RootField, 3> kRootFields({
+    {RootField::Schema, "schema"},
+    {RootField::Model, "model"},
+    {RootField::Groups, "groups"},
+});
+constexpr FieldTable<ModelField, 3> kModelFields({
+    {ModelField::Name, "name"},
+    {ModelField::Layers, "layers"},
+    {ModelField::Experts, "experts"},
+});
+constexpr FieldTable<GroupField, 5> kGroupFields({
+    {GroupField::Name, "name"},
+    {GroupField::Role, "role"},
+    {GroupField::PartitionUnits, "partition_units"},
+    {GroupField::Scope, "scope"},
+    {GroupField::Members, "members"},
+});
+constexpr FieldTable<MemberField, 5> kMemberFields({
+    {MemberField::Target, "target"},
+    {MemberField::Shape, "shape"},
+    {MemberField::Dtype, "dtype"},
+    {MemberField::Sharding, "sharding"},
+    {MemberField::Format, "format"},
+});
+
+// `<path>/<field>: required field is missing or null`.
+template <class Field, std::size_t N>
+std::string missing_field(const Path& path, const FieldTable<Field, N>& fields, Field field) {
+  return missing(path.field(fields.name(field)));
+}
+
+// Streams the document once into the specs, keeping the first structure
+// error of the top level, of `model` and of `groups` apart so they can be
+// reported in the documented order after the whole text proved to be valid
+// JSON.
+class GroupsReader {
+ public:
+  explicit GroupsReader(PaddedInput& input) : input_(input) {}
+
+  Result<GroupsDocument> read() &&;
+
+ private:
+  Result<void> read_root(od::document& document);
+  Result<void> read_model(od::value value, const Path& path);
+  Result<void> read_groups(od::value value, const Path& path);
+  Result<void> read_group(od::value value, const Path& path);
+  Result<void> read_members(od::value value, const Path& path, FirstError& group_error);
+  Result<void> read_member(od::value value, const Path& path, FirstError& group_error);
+  Result<void> check_schema() const;
+  void release_consumed(od::value& value);
+
+  PaddedInput& input_;
+  std::optional<std::string> schema_;
+  FirstError top_error_;
+  FirstError model_error_;
+  FirstError groups_error_;
+  bool groups_seen_ = false;
+  GroupsDocument document_;
+  // Scratch buffers reused for every member, so specs get exact-size storage.
+  std::vector<ParameterMemberSpec> members_scratch_;
+  std::vector<std::uint64_t> shape_scratch_;
+  std::vector<IndexRange> segments_scratch_;
+  std::vector<MemberFormat> formats_scratch_;
+};
+
+Result<GroupsDocument> GroupsReader::read() && {
+  const Path root;
+  od::parser parser;
+  od::document document;
+  if (auto code = parser.iterate(input_.view()).get(document)) {
+    return outcome::failure(syntax_error(root, code));
+  }
+  EREDU_TRY(read_root(document));
+  EREDU_TRY(check_schema());
+  for (FirstError* error : {&top_error_, &model_error_, &groups_error_}) {
+    if (*error) return fail(Status::Parse, *error->take());
+  }
+  return std::move(document_);
+}
+
+Result<void> GroupsReader::read_root(od::document& document) {
+  const Path root;
+  od::json_type type{};
+  if (auto code = document.type().get(type)) return outcome::failure(syntax_error(root, code));
+  if (type != od::json_type::object) {
+    return fail(Status::Parse, "an eredu.groups.v1 document must be a JSON object");
+  }
+  od::value value;
+  if (auto code = document.get_value().get(value)) {
+    return outcome::failure(syntax_error(root, code));
+  }
+  EREDU_TRY(for_each_field(
+      value, root, kRootFields, top_error_,
+      [&](RootField field, od::value field_value, const Path& path) -> Result<void> {
+        switch (field) {
+          case RootField::Schema: {
+            // Step 2 judges the schema; here it only has to be read.
+            FirstError ignored;
+            EREDU_TRY(text, read_string(field_value, path, ignored, field_rank(field)));
+            if (text) schema_.emplace(*text);
+            return outcome::success();
+          }
+          case RootField::Model:
+            return read_model(field_value, path);
+          case RootField::Groups:
+            return read_groups(field_value, path);
+        }
+        return outcome::success();
+      }));
+  // On-Demand stops after the root value; anything after it is an error.
+  const char* location = nullptr;
+  auto code = document.current_location().get(location);
+  if (code == simdjson::SUCCESS) {
+    return outcome::failure(syntax_error(root, "trailing content after the document"));
+  }
+  if (code != simdjson::OUT_OF_BOUNDS) return outcome::failure(syntax_error(root, code));
+  if (!groups_seen_) {
+    groups_error_.note(kObjectRank, missing_field(root, kRootFields, RootField::Groups));
+  }
+  return outcome::success();
+}
+
+Result<void> GroupsReader::check_schema() const {
+  if (!schema_) {
+    return fail(Status::Parse, "/schema: required string field is missing or not a string");
+  }
+  const std::string_view schema = *schema_;
+  if (schema == kSchema) return outcome::success();
+  const bool versioned = schema.size() > kSchemaPrefix.size() &&
+                         schema.starts_with(kSchemaPrefix) &&
+                         std::all_of(schema.begin() + kSchemaPrefix.size(), schema.end(), is_digit);
+  if (versioned) {
+    return failf(Status::UnsupportedVersion, "unsupported schema {}; this version reads {}",
+                 debug_quoted(schema), debug_quoted(kSchema));
+  }
+  return failf(Status::Parse, "/schema: unknown schema {}", debug_quoted(schema));
+}
+
+Result<void> GroupsReader::read_model(od::value value, const Path& path) {
+  EREDU_TRY(is_object, expect(value, od::json_type::object, "an object", path, model_error_,
+                              kObjectRank, Null::Absent));
+  if (!is_object) return outcome::success();
+  ModelInfo& info = document_.info;
+  return for_each_field(
+      value, path, kModelFields, model_error_,
+      [&](ModelField field, od::value field_value, const Path& at) -> Result<void> {
+        const unsigned rank = field_rank(field);
+        switch (field) {
+          case ModelField::Name: {
+            EREDU_TRY(name, read_string(field_value, at, model_error_, rank));
+            if (name) info.name = std::string(*name);
+            return outcome::success();
+          }
+          case ModelField::Layers: {
+            EREDU_TRY(count, read_uint(field_value, at, model_error_, rank, Null::Absent));
+            if (count == 0u) {
+              model_error_.note(
+                  rank, fmt::format("{}: the decoder-layer count must be at least 1", at.str()));
+              return outcome::success();
+            }
+            info.layers = count;
+            return outcome::success();
+          }
+          case ModelField::Experts: {
+            EREDU_TRY(count, read_uint(field_value, at, model_error_, rank, Null::Absent));
+            if (count.value_or(0) != 0) info.experts = count;  // 0 routed experts: a dense model
+            return outcome::success();
+          }
+        }
+        return outcome::success();
+      });
+}
+
+Result<void> GroupsReader::read_groups(od::value value, const Path& path) {
+  EREDU_TRY(is_array, expect(value, od::json_type::array, "an array", path, groups_error_,
+                             kObjectRank, Null::Absent));
+  if (!is_array) return outcome::success();
+  groups_seen_ = true;
+  return for_each_item(value, path, [&](od::value item, const Path& at) -> Result<void> {
+    EREDU_TRY(read_group(item, at));
+    release_consumed(item);
+    return outcome::success();
+  });
+}
+
+// Nothing kept refers to the input read so far: specs and messages own
+// their text, the schema is copied, and paths name known fields by the
+// static names.
+void GroupsReader::release_consumed(od::value& value) {
+  const char* location = nullptr;
+  if (value.current_location().get(location) == simdjson::SUCCESS) {
+    input_.release_before(location);
+  }
+}
+
+Result<void> GroupsReader::read_group(od::value value, const Path& path) {
+  FirstError error;
+  EREDU_TRY(is_object, expect(value, od::json_type::object, "an object", path, error, kObjectRank,
+                              Null::Rejected));
+  std::optional<std::string_view> name;
+  std::optional<ParameterRole> role;
+  std::optional<std::uint64_t> units;
+  GroupScope scope;
+  bool members_seen = false;
+  members_scratch_.clear();
+  formats_scratch_.clear();
+  if (is_object) {
+    EREDU_TRY(for_each_field(
+        value, path, kGroupFields, error,
+        [&](GroupField field, od::value field_value, const Path& at) -> Result<void> {
+          const unsigned rank = field_rank(field);
+          switch (field) {
+            case GroupField::Name: {
+              EREDU_TRY(text, read_string(field_value, at, error, rank));
+              name = text;
+              return outcome::success();
+            }
+            case GroupField::Role: {
+              EREDU_TRY(text, read_string(field_value, at, error, rank));
+              if (!text) return outcome::success();
+              role = parse_role(*text);
+              if (!role) {
+                error.note(rank, fmt::format("{}: unknown role {}", at.str(), debug_quoted(*text)));
+              }
+              return outcome::success();
+            }
+            case GroupField::PartitionUnits: {
+              EREDU_TRY(count, read_uint(field_value, at, error, rank, Null::Absent));
+              units = count;
+              return outcome::success();
+            }
+            case GroupField::Scope: {
+              EREDU_TRY(parsed, read_scope(field_value, at, error, rank));
+              scope = parsed;
+              return outcome::success();
+            }
+            case GroupField::Members: {
+              EREDU_TRY(is_array, expect(field_value, od::json_type::array, "an array", at, error,
+                                         rank, Null::Absent));
+              if (!is_array) return outcome::success();
+              members_seen = true;
+              return read_members(field_value, at, error);
+            }
+          }
+          return outcome::success();
+        }));
+    if (!name) {
+      error.note(field_rank(GroupField::Name), missing_field(path, kGroupFields, GroupField::Name));
+    }
+    if (!role) {
+      error.note(field_rank(GroupField::Role), missing_field(path, kGroupFields, GroupField::Role));
+    }
+    if (!members_seen) {
+      error.note(field_rank(GroupField::Members),
+                 missing_field(path, kGroupFields, GroupField::Members));
+    }
+  }
+  if (groups_error_ || error) {
+    groups_error_.note(kObjectRank, error.take());
+    return outcome::success();
+  }
+  if (document_.group_error) return outcome::success();
+  std::vector<ParameterMemberSpec> members(std::make_move_iterator(members_scratch_.begin()),
+                                           std::make_move_iterator(members_scratch_.end()));
+  members_scratch_.clear();
+  auto group =
+      units ? ParameterGroupSpec::partitioned(std::string(*name), *role, *units, std::move(members),
+                                              scope)
+            : ParameterGroupSpec::create(std::string(*name), *role, std::move(members), scope);
+  if (!group) {
+    document_.group_error = std::move(group).error();
+    return outcome::success();
+  }
+  if (!formats_scratch_.empty()) {
+    document_.formats.emplace_back(
+        document_.groups.size(),
+        std::vector<MemberFormat>(std::make_move_iterator(formats_scratch_.begin()),
+                                  std::make_move_iterator(formats_scratch_.end())));
+    formats_scratch_.clear();
+  }
+  document_.groups.push_back(std::move(group).value());
+  return outcome::success();
+}
+
+// The members' first structure error is the group's `members` error.
+Result<void> GroupsReader::read_members(od::value value, const Path& path,
+                                        FirstError& group_error) {
+  FirstError members_error;
+  EREDU_TRY(for_each_item(value, path, [&](od::value item, const Path& item_path) {
+    return read_member(item, item_path, members_error);
+  }));
+  group_error.note(field_rank(GroupField::Members), members_error.take());
+  return outcome::success();
+}
+
+Result<void> GroupsReader::read_member(od::value value, const Path& path, FirstError& group_error) {
+  FirstError error;
+  EREDU_TRY(is_object, expect(value, od::json_type::object, "an object", path, error, kObjectRank,
+                              Null::Rejected));
+  if (!is_object) {
+    group_error.note(kObjectRank, error.take());
+    return outcome::success();
+  }
+  std::optional<std::string_view> target;
+  bool shape_seen = false;
+  std::optional<Dtype> dtype;
+  std::optional<MemberSharding> sharding;
+  std::optional<FormatDeclaration> format;
+  shape_scratch_.clear();
+  EREDU_TRY(for_each_field(
+      value, path, kMemberFields, error,
+      [&](MemberField field, od::value field_value, const Path& at) -> Result<void> {
+        const unsigned rank = field_rank(field);
+        switch (field) {
+          case MemberField::Target: {
+            EREDU_TRY(text, read_string(field_value, at, error, rank));
+            target = text;
+            return outcome::success();
+          }
+          case MemberField::Shape: {
+            EREDU_TRY(is_array, expect(field_value, od::json_type::array, "an array", at, error,
+                                       rank, Null::Absent));
+            if (!is_array) return outcome::success();
+            shape_seen = true;
+            return for_each_item(
+                field_value, at, [&](od::value item, const Path& item_path) -> Result<void> {
+                  EREDU_TRY(dimension, read_uint(item, item_path, error, rank, Null::Rejected));
+                  if (dimension) shape_scratch_.push_back(*dimension);
+                  return outcome::success();
+                });
+          }
+          case MemberField::Dtype: {
+            EREDU_TRY(text, read_string(field_value, at, error, rank));
+            if (!text) return outcome::success();
+            dtype = parse_dtype(*text);
+            if (!dtype) {
+              error.note(rank, fmt::format("{}: unknown dtype {}", at.str(), debug_quoted(*text)));
+            }
+            return outcome::success();
+          }
+          case MemberField::Sharding: {
+            EREDU_TRY(parsed, read_sharding(field_value, at, error, rank, segments_scratch_));
+            sharding = std::move(parsed);
+            return outcome::success();
+          }
+          case MemberField::Format: {
+            EREDU_TRY(parsed, read_format_declaration(field_value, at, error, rank));
+            format = std::move(parsed);
+            return outcome::success();
+          }
+        }
+        return outcome::success();
+      }));
+  if (!target) {
+    error.note(field_rank(MemberField::Target),
+               missing_field(path, kMemberFields, MemberField::Target));
+  }
+  if (!shape_seen) {
+    error.note(field_rank(MemberField::Shape),
+               missing_field(path, kMemberFields, MemberField::Shape));
+  }
+  if (!sharding) {
+    error.note(field_rank(MemberField::Sharding),
+               missing_field(path, kMemberFields, MemberField::Sharding));
+  }
+  // Specs are only built while the whole document can still load.
+  if (error || group_error || groups_error_ || document_.group_error) {
+    group_error.note(kObjectRank, error.take());
+    return outcome::success();
+  }
+  if (format) formats_scratch_.push_back({members_scratch_.size(), std::move(*format)});
+  members_scratch_.emplace_back(
+      std::string(*target),
+      std::vector<std::uint64_t>(shape_scratch_.begin(), shape_scratch_.end()),
+      std::move(*sharding), dtype);
+  return outcome::success();
+}
+
+}  // namespace
+
+Result<GroupsDocument> read_groups_document(PaddedInput& input) {
+  return GroupsReader(input).read();
+}
+
+}  // namespace eredu

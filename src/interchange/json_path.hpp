@@ -1,0 +1,44 @@
+// Where a streaming JSON reader is (a JSON pointer) and the wording of the
+// errors it reports there.
+#pragma once
+
+#include <simdjson.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "core/result.hpp"
+
+namespace eredu::json {
+
+namespace od = simdjson::ondemand;
+
+/// A JSON pointer as a chain of nodes owned by the readers (stack frames or
+/// the validator's deque); rendered only for messages. The root has no
+/// parent.
+struct Path {
+  const Path* parent = nullptr;
+  std::string_view key;
+  std::uint64_t index = 0;
+  bool is_index = false;
+
+  Path field(std::string_view name) const { return Path{this, name, 0, false}; }
+  Path item(std::uint64_t position) const { return Path{this, {}, position, true}; }
+
+  /// `/groups/3/members/0`; empty for the root.
+  std::string str() const;
+};
+
+/// Parse: `invalid JSON at <path>: <what>` (no location at the root).
+Error syntax_error(const Path& at, std::string_view what);
+/// As above with simdjson's message; OutOfMemory for MEMALLOC.
+Error syntax_error(const Path& at, simdjson::error_code code);
+
+/// `an array`, `a string`, ... for `expected X, found Y`.
+std::string_view describe(od::json_type type);
+
+/// `<path>: required field is missing or null`.
+std::string missing(const Path& path);
+
+}  // namespace eredu::json

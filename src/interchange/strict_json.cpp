@@ -1,0 +1,55 @@
+#include "interchange/strict_json.hpp"
+
+#include "interchange/json_number.hpp"
+
+namespace eredu::json {
+
+Result<bool> expect(od::value& value, od::json_type wanted, std::string_view wanted_text,
+                    const Path& path, FirstError& error, unsigned rank, Null null) {
+  EREDU_TRY(type, type_of(value, path));
+  if (type == wanted) return true;
+  if (type == od::json_type::null && null == Null::Absent) {
+    EREDU_TRY(validate(value, path));
+    return false;
+  }
+  error.note(rank,
+             fmt::format("{}: expected {}, found {}", path.str(), wanted_text, describe(type)));
+  EREDU_TRY(validate(value, path));
+  return false;
+}
+
+Result<std::optional<std::string_view>> read_string(od::value value, const Path& path,
+                                                    FirstError& error, unsigned rank) {
+  EREDU_TRY(is_string,
+            expect(value, od::json_type::string, "a string", path, error, rank, Null::Absent));
+  if (!is_string) return std::optional<std::string_view>{};
+  EREDU_TRY(text, string_text(value, path));
+  return std::optional<std::string_view>{text};
+}
+
+Result<std::optional<std::uint64_t>> read_uint(od::value value, const Path& path, FirstError& error,
+                                               unsigned rank, Null null) {
+  EREDU_TRY(is_number, expect(value, od::json_type::number, "a non-negative integer", path, error,
+                              rank, null));
+  if (!is_number) return std::optional<std::uint64_t>{};
+  const std::string_view token = trim_token(value.raw_json_token());
+  if (!is_json_number(token)) {
+    return outcome::failure(syntax_error(path, fmt::format("invalid number {}", token)));
+  }
+  std::uint64_t result = 0;
+  for (char c : token) {
+    if (!is_digit(c)) {
+      error.note(rank,
+                 fmt::format("{}: expected a non-negative integer, found {}", path.str(), token));
+      return std::optional<std::uint64_t>{};
+    }
+    if (__builtin_mul_overflow(result, 10u, &result) ||
+        __builtin_add_overflow(result, static_cast<std::uint64_t>(c - '0'), &result)) {
+      error.note(rank, fmt::format("{}: integer {} does not fit 64 bits", path.str(), token));
+      return std::optional<std::uint64_t>{};
+    }
+  }
+  return std::optional<std::uint64_t>{result};
+}
+
+}  // namespace eredu::json
