@@ -1,4 +1,4 @@
-// eredu_group_*: seed 000 ParameterGroupSpec built from C descriptors.
+// eredu_group_*: seed ParameterGroupSpec built from C descriptors.
 #include <memory>
 #include <string>
 #include <utility>

@@ -1,5 +1,6 @@
-// Shared test inputs and expected outputs in tests/data/ (the interchange.md
-// examples), read through EREDU_SOURCE_ROOT, which meson sets for every test.
+// Shared test inputs and expected outputs in tests/data/ (the
+// docs/interchange.md examples), read through EREDU_SOURCE_ROOT, which meson
+// sets for every test.
 #pragma once
 
 #include <cstdlib>

@@ -82,7 +82,7 @@ EREDU_API eredu_status eredu_model_new(const eredu_model_info *info,
 
 /**
  * Loads a model description from an eredu.groups.v1 JSON document
- * (interchange.md section 1), the bulk path: one call for a whole model.
+ * (docs/interchange.md), the bulk path: one call for a whole model.
  * Errors come in the fixed order of docs/interchange.md, "Load errors".
  *
  * @param text   the document, UTF-8, `length` bytes (no terminator needed;

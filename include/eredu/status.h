@@ -7,7 +7,7 @@
  * not NULL, stores a heap error object holding the same code and a message.
  * There is no thread-local "last error": the error travels with the call.
  *
- * The numbers are those of design/errors.md: each block mirrors one Rust
+ * The numbers are those of docs/status.md: each block mirrors one Rust
  * error enum of the seeds, variant for variant. They never change once
  * released; new codes are appended inside their block.
  */
@@ -50,7 +50,7 @@
 /** A bug: an exception reached the C boundary. */
 #define EREDU_E_INTERNAL 99
 
-/* ---- ParallelPlanError (seed 000) ------------------------------------- */
+/* ---- ParallelPlanError ------------------------------------------------ */
 
 /** ParallelPlanError::InvalidGroup. */
 #define EREDU_E_INVALID_GROUP 100
@@ -129,7 +129,7 @@
 /** DenseTransferScheduleError::OutOfOrder. */
 #define EREDU_E_OUT_OF_ORDER 504
 
-/* ---- NormalizedLoadRequestError (seed 002) ---------------------------- */
+/* ---- NormalizedLoadRequestError --------------------------------------- */
 
 /** NormalizedLoadRequestError::ZeroCachedShards. */
 #define EREDU_E_ZERO_CACHED_SHARDS 600

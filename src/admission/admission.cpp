@@ -8,7 +8,7 @@
 namespace eredu {
 namespace {
 
-// How a policy keeps its layer units (interchange §6).
+// How a policy keeps its layer units (docs/residency.md, "Figures").
 std::pair<ResidencyPolicy, MemoryTier> layer_assignment(ExecutionResidency residency) {
   switch (residency) {
     case ExecutionResidency::LayerwiseHost:

@@ -1,4 +1,5 @@
-// Admission of one rank's bytes under a residency policy (interchange §6).
+// Admission of one rank's bytes under a residency policy (docs/residency.md,
+// "Admission").
 #pragma once
 
 #include <cstdint>
@@ -31,8 +32,8 @@ struct BudgetExcess {
   friend bool operator==(const BudgetExcess&, const BudgetExcess&) = default;
 };
 
-/// One rank's admission figures (interchange §6). Bytes are bytes; K,
-/// `layer_units` and `device_window_units` count layer units.
+/// One rank's admission figures (docs/residency.md, "Figures"). Bytes are
+/// bytes; K, `layer_units` and `device_window_units` count layer units.
 struct AdmissionFigures {
   std::uint64_t local_bytes = 0;          // static_bytes + layer_bytes
   std::uint64_t static_bytes = 0;         // static units, pinned on the device
@@ -67,15 +68,15 @@ struct RankAdmission {
   /// device_layer_capacity = device_window_units; model type
   /// kGenericModelType, no quantization.
   LayerwiseModelMetadata metadata;
-  /// Seed 000 summary: the layout's topology, kGenericModelType, the
+  /// Seed ParallelModelInfo: the layout's topology, kGenericModelType, the
   /// materialized targets (byte-wise order), local and global bytes, pinned
   /// device = static_bytes, maximum device = device_bytes.
   ParallelModelInfo model_info;
 };
 
 /// The figures of `units` (a layout's split_units) under `policy`, as
-/// interchange §6 defines them. Errors: Internal on a 64-bit overflow
-/// (impossible for a planned layout).
+/// docs/residency.md ("Figures") defines them. Errors: Internal on a 64-bit
+/// overflow (impossible for a planned layout).
 Result<AdmissionFigures> admission_figures(const RankUnits& units, const AdmissionPolicy& policy);
 
 /// Admits `layout` under `policy`: split_units, admission_figures, then (when

@@ -1,4 +1,4 @@
-// `eredu.check.v1` output (interchange §6).
+// `eredu.check.v1` output (docs/interchange.md).
 #pragma once
 
 #include <string>

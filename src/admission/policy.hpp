@@ -1,4 +1,5 @@
-// The residency policy `eredu check` admits ranks under (interchange §6).
+// The residency policy `eredu check` admits ranks under (docs/residency.md,
+// "Admission").
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Loading `eredu.residency.v1` weight-residency policies (`eredu residency`,
-// docs/residency.md): a seed 003 WeightResidency as JSON.
+// docs/residency.md): a seed WeightResidency as JSON.
 #pragma once
 
 #include <string_view>

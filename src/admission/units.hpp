@@ -1,6 +1,6 @@
-// The residency units of one rank (interchange §6): one static unit per
-// materialized tensor not scoped to a layer, one layer unit per decoder layer
-// the rank materializes.
+// The residency units of one rank (docs/residency.md, "Units"): one static unit
+// per materialized tensor not scoped to a layer, one layer unit per decoder
+// layer the rank materializes.
 #pragma once
 
 #include <cstdint>

@@ -13,10 +13,10 @@ namespace eredu {
 /// two decimals: "512 B", "1.50 KiB", "14.96 GiB".
 std::string human_bytes(std::uint64_t bytes);
 
-/// A size flag (interchange §5): decimal digits, optionally followed by
-/// `KiB MiB GiB TiB` (powers of 1024) or `KB MB GB TB` (powers of 1000):
-/// "4096", "80GiB", "16GB". Errors: InvalidArgument naming `flag` and the
-/// text for anything else, or a size above 2^64 - 1 bytes.
+/// A size flag (docs/interchange.md, "Common flags"): decimal digits,
+/// optionally followed by `KiB MiB GiB TiB` (powers of 1024) or `KB MB GB TB`
+/// (powers of 1000): "4096", "80GiB", "16GB". Errors: InvalidArgument naming
+/// `flag` and the text for anything else, or a size above 2^64 - 1 bytes.
 Result<std::uint64_t> parse_size(std::string_view flag, std::string_view text);
 
 }  // namespace eredu

@@ -1,4 +1,5 @@
-// The admission section of `eredu check`'s table output (interchange §6).
+// The admission section of `eredu check`'s table output (docs/interchange.md,
+// "`eredu check`").
 #pragma once
 
 #include <string>

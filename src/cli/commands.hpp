@@ -16,9 +16,9 @@ Result<int> run_plan(const PlanArgs& args);
 /// `eredu describe`: the folder's eredu.groups.v1 description.
 Result<int> run_describe(const DescribeArgs& args);
 
-/// `eredu check`: residency flags first, then describe, plan every rank,
-/// verify coverage and admit every rank (interchange §6); a table or an
-/// eredu.check.v1 document; 3 on coverage problems or a rank that does not
+/// `eredu check`: residency flags first, then describe, plan every rank, verify
+/// coverage and admit every rank (docs/residency.md, "Admission"); a table or
+/// an eredu.check.v1 document; 3 on coverage problems or a rank that does not
 /// fit.
 Result<int> run_check(const CheckArgs& args);
 

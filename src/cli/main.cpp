@@ -1,4 +1,4 @@
-// The `eredu` command (interchange §5): argument parsing and dispatch.
+// The `eredu` command (docs/interchange.md): argument parsing and dispatch.
 #include <CLI/CLI.hpp>
 
 #include <charconv>
@@ -57,7 +57,7 @@ void add_policy_flag(CLI::App& command, std::string& policy) {
 }
 
 // The residency flags of `eredu check`, kept as given: which were given
-// decides the options (interchange §6).
+// decides the options (docs/residency.md, "Flags of `eredu check`").
 class ResidencyFlagOptions {
  public:
   ResidencyFlagOptions(CLI::App& command, ResidencyFlags& flags) : flags_(flags) {
@@ -176,7 +176,8 @@ int run(int argc, char** argv) {
 }  // namespace eredu
 
 int main(int argc, char** argv) {
-  // Nothing may escape as an uncaught exception: report it as §4 says.
+  // Nothing may escape as an uncaught exception: report it as
+  // docs/interchange.md ("Errors and exit codes") says.
   try {
     return eredu::run(argc, argv);
   } catch (const std::bad_alloc&) {

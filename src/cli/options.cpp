@@ -10,7 +10,8 @@
 namespace eredu {
 namespace {
 
-// Flag words take the hyphenated spelling too (interchange rules).
+// Flag words take the hyphenated spelling too (docs/interchange.md, "General
+// rules").
 std::string snake_case(std::string word) {
   std::replace(word.begin(), word.end(), '-', '_');
   return word;

@@ -1,5 +1,5 @@
 // Flags shared by the subcommands: topology sizes, policy, residency
-// (interchange §6), output format.
+// (docs/residency.md), output format.
 #pragma once
 
 #include <cstdint>
@@ -69,8 +69,8 @@ Result<ParallelTopology> topology_from(const TopologyFlags& flags);
 /// Errors: InvalidArgument naming the accepted words.
 Result<ShardingPolicy> policy_from(const std::string& flag);
 
-/// The admission policy the residency flags select (interchange §6), checked
-/// in this order:
+/// The admission policy the residency flags select (docs/residency.md, "Flags
+/// of `eredu check`"), checked in this order:
 /// 1. `--residency`: fully-resident, layerwise-host, dense-disk-stream (or
 ///    the snake_case words), else InvalidArgument;
 /// 2. the sizes (parse_size's InvalidArgument), device first;

@@ -1,4 +1,5 @@
-// How the command reports results and failures (interchange §4).
+// How the command reports results and failures (docs/interchange.md, "Errors
+// and exit codes").
 #pragma once
 
 #include <string_view>
@@ -7,7 +8,7 @@
 
 namespace eredu {
 
-/// Exit statuses of interchange §4.
+/// Exit statuses of docs/interchange.md, "Errors and exit codes".
 enum ExitCode : int {
   kExitOk = 0,
   kExitIo = 1,

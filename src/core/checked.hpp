@@ -32,7 +32,7 @@ inline std::optional<std::uint64_t> checked_element_count(std::span<const std::u
   return count;
 }
 
-/// Euclid's gcd with gcd(a, 0) = a, gcd(0, b) = b, gcd(0, 0) = 0 (seed 000).
+/// Euclid's gcd with gcd(a, 0) = a, gcd(0, b) = b, gcd(0, 0) = 0 (the seed's).
 constexpr std::uint64_t greatest_common_divisor(std::uint64_t left, std::uint64_t right) {
   while (right != 0) {
     std::uint64_t remainder = left % right;

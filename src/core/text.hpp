@@ -1,5 +1,5 @@
 // Text rules shared by every validator: Rust's `str::trim` emptiness and
-// Rust `{:?}` quoting of names in messages (semantics, project decision 8).
+// Rust `{:?}` quoting of names in messages (docs/planning.md, "Text rules").
 #pragma once
 
 #include <string>

@@ -1,5 +1,5 @@
 // The fields of a Hugging Face config.json that a llama-style decoder
-// description needs (interchange §7; also phi3 and gpt_oss).
+// description needs (docs/describe.md; also phi3 and gpt_oss).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // `eredu describe`: a model folder (config.json + weight index) as an
-// eredu.groups.v1 description (interchange §7, docs/describe.md).
+// eredu.groups.v1 description (docs/describe.md).
 #pragma once
 
 #include <cstdint>
@@ -20,19 +20,19 @@ struct DescribeOptions {
 };
 
 /// Describes the decoder in folder `dir` by its config.json `model_type`:
-/// llama, mistral, qwen2, qwen3 (interchange §7; with an MLX `quantization`,
-/// its affine-quantized linears expanded into packed weight, scales and
-/// biases), phi3, falcon (new_decoder_architecture), gpt_oss
-/// (docs/describe.md). `model.name` is the folder's name, `layers` is
-/// num_hidden_layers. Checks, in order: config.json (Io, Parse), the
-/// model_type (UnsupportedModel), the quantization (UnsupportedModel for one
-/// the family does not handle; Parse / InvalidFormat for a malformed MLX
-/// one), the weight index (Io, Parse), the family's config fields (Parse,
-/// UnsupportedModel for the dtype or layout), the expert size
-/// (UnsupportedModel for stacked experts and `expert_size` > 1), the
-/// expansion (InvalidTensor), then the checkpoint (CheckpointMismatch: index
-/// tensors not described exactly once, or described bytes !=
-/// metadata.total_size). Thread-safe; reads the two files once.
+/// llama, mistral, qwen2, qwen3 (with an MLX `quantization`, its
+/// affine-quantized linears expanded into packed weight, scales and biases),
+/// phi3, falcon (new_decoder_architecture), gpt_oss (docs/describe.md).
+/// `model.name` is the folder's name, `layers` is num_hidden_layers. Checks, in
+/// order: config.json (Io, Parse), the model_type (UnsupportedModel), the
+/// quantization (UnsupportedModel for one the family does not handle; Parse /
+/// InvalidFormat for a malformed MLX one), the weight index (Io, Parse), the
+/// family's config fields (Parse, UnsupportedModel for the dtype or layout),
+/// the expert size (UnsupportedModel for stacked experts and
+/// `expert_size` > 1), the expansion (InvalidTensor), then the checkpoint
+/// (CheckpointMismatch: index tensors not described exactly once, or
+/// described bytes != metadata.total_size). Thread-safe; reads the two files
+/// once.
 Result<std::shared_ptr<const ModelDescription>> describe_model_dir(
     const std::string& dir, const DescribeOptions& options = {});
 

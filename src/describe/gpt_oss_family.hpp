@@ -9,13 +9,13 @@
 
 namespace eredu {
 
-/// `embed`; per layer L `model.layers.L.self_attn` (q/k/v/o and their biases
-/// as interchange §7, `sinks` [heads] partitioned on axis 0, units
+/// `embed`; per layer L `model.layers.L.self_attn` (q/k/v/o and their biases as
+/// for llama, `sinks` [heads] partitioned on axis 0, units
 /// num_key_value_heads), `model.layers.L.norms`, `model.layers.L.mlp.router`
-/// (replicated), `model.layers.L.mlp.experts` (expert_intermediate: the
-/// stacked expert tensors partitioned on their intermediate axis, units
-/// intermediate_size reduced by gcd, 90 for MXFP4 blocks of 32 values);
-/// `head`. The experts are stacked, so FamilyGroups::stacked_experts is set.
+/// (replicated), `model.layers.L.mlp.experts` (expert_intermediate: the stacked
+/// expert tensors partitioned on their intermediate axis, units
+/// intermediate_size reduced by gcd, 90 for MXFP4 blocks of 32 values); `head`.
+/// The experts are stacked, so FamilyGroups::stacked_experts is set.
 /// `quantization_config` must be absent (BF16 `gate_up_proj` / `down_proj`)
 /// or quant_method "mxfp4" (`*_blocks` U8 [E, rows, cols/32, 16], `*_scales`
 /// U8 [E, rows, cols/32]). Errors: read_decoder_config's; UnsupportedModel

@@ -1,4 +1,4 @@
-// The llama-style decoder table of interchange §7 (llama, mistral, qwen2,
+// The llama-style decoder table of docs/describe.md (llama, mistral, qwen2,
 // qwen3): group names, roles, units, scopes, members and shardings.
 #pragma once
 

@@ -1,5 +1,5 @@
 // The quantized checkpoints a family describer does not handle, refused with
-// the name users know them by (interchange §7).
+// the name users know them by (docs/describe.md).
 #pragma once
 
 #include <string>

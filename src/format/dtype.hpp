@@ -1,4 +1,5 @@
-// Safetensors element types, for byte accounting (interchange §1).
+// Safetensors element types, for byte accounting (docs/interchange.md, "A
+// member").
 #pragma once
 
 #include <cstdint>

@@ -19,7 +19,8 @@ constexpr std::array<GgmlTypeInfo, 28> kSupported{{
     {39, "MXFP4", 32, 17},
 }};
 
-// Live ggml types this project does not support (project decision 11).
+// Live ggml types this project does not support (docs/planning.md, "GGML
+// block table").
 struct NamedCode {
   std::string_view name;
   std::uint32_t code;

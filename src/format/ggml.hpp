@@ -1,4 +1,4 @@
-// The GGML block table (semantics §4.4, project decision 11): the supported
+// The GGML block table (docs/planning.md, "GGML block table"): the supported
 // `ggml_type` codes with their values and bytes per block.
 #pragma once
 

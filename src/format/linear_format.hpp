@@ -1,6 +1,7 @@
-// Checkpoint linear-matrix encodings (semantics §4.5–4.6): AffineQuantization,
-// WeightQuantization, BlockFp8Format, LinearFormat and LinearFormatSpec.
-// Construction errors are Status::InvalidFormat (errors.md, 700).
+// Checkpoint linear-matrix encodings (docs/planning.md, "Linear formats"):
+// AffineQuantization, WeightQuantization, BlockFp8Format, LinearFormat and
+// LinearFormatSpec. Construction errors are Status::InvalidFormat
+// (docs/status.md, 700).
 #pragma once
 
 #include <cstdint>
@@ -102,7 +103,7 @@ enum class LinearFormatKind : std::uint32_t {
 inline constexpr std::uint32_t kLinearFormatKindCount = 5;
 
 /// The interchange word of a kind: "dense", "affine", "mxfp4", "gguf",
-/// "block_fp8" (interchange §1 `format.kind`).
+/// "block_fp8" (`format.kind` in docs/interchange.md).
 std::string_view linear_format_kind_name(LinearFormatKind kind);
 std::optional<LinearFormatKind> parse_linear_format_kind(std::string_view name);
 std::optional<LinearFormatKind> linear_format_kind_from_value(std::uint32_t value);
@@ -153,10 +154,10 @@ class LinearFormat {
   Variant value_;
 };
 
-/// Seed `LinearFormatSpec`: a format plus the exact checkpoint targets of
-/// its scale and affine-bias companions, and this project's optional
-/// `companion_dtype` (interchange §1 `format`: the dtype of affine scales and
-/// biases and of block-FP8 scales).
+/// Seed `LinearFormatSpec`: a format plus the exact checkpoint targets of its
+/// scale and affine-bias companions, and this project's optional
+/// `companion_dtype` (docs/interchange.md, `format`: the dtype of affine scales
+/// and biases and of block-FP8 scales).
 class LinearFormatSpec {
  public:
   /// Validated constructors (seed `unscaled`, `scaled`, `affine`): a blank

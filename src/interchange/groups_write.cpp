@@ -52,7 +52,7 @@ void append_sharding(JsonWriter& writer, const MemberSharding& sharding) {
   writer.end_object();
 }
 
-// A `format` object, fields in interchange §1's table order.
+// A `format` object, fields in the order of docs/interchange.md's table.
 void append_format(JsonWriter& writer, const LinearFormatSpec& spec) {
   const LinearFormat& format = spec.encoding();
   writer.begin_object().key("kind").string(linear_format_kind_name(format.kind()));

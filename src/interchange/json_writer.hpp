@@ -1,5 +1,6 @@
 // The canonical compact JSON writer behind every document eredu emits
-// (interchange "General rules": compact, keys in the documented order).
+// (docs/interchange.md, "General rules": compact, keys in the documented
+// order).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// `eredu.layout.v1` output (interchange §2) and the pieces the world and
+// `eredu.layout.v1` output (docs/interchange.md) and the pieces the world and
 // check documents share with it.
 #pragma once
 

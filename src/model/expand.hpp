@@ -1,7 +1,7 @@
-// Linear-format expansion (seed 000 expand_linear_format_member and
-// expand_linear_format_parameter_groups, semantics §1.7): a member declared
-// as a logical dense matrix becomes its physical packed weight and every
-// companion, in the same atomic group.
+// Linear-format expansion (seed expand_linear_format_member and
+// expand_linear_format_parameter_groups; docs/planning.md, "Expansion"): a
+// member declared as a logical dense matrix becomes its physical packed weight
+// and every companion, in the same atomic group.
 #pragma once
 
 #include <functional>
@@ -57,8 +57,8 @@ using LinearFormatDeclaration =
 /// its old units as preferred, an unpartitioned one by
 /// ParameterGroupSpec::create, and records every matrix it expanded (not
 /// Dense) as an EncodedMatrix, keeping those of `group` whose members pass
-/// through. Other groups are returned unchanged (interchange §1: only groups
-/// with format members are rebuilt).
+/// through. Other groups are returned unchanged (docs/planning.md,
+/// "Expanding a group": only groups with format members are rebuilt).
 /// `declaration` is called once per member in member order until an error.
 Result<ParameterGroupSpec> expand_linear_format_group(const ParameterGroupSpec& group,
                                                       const LinearFormatDeclaration& declaration);

@@ -1,6 +1,6 @@
-// Logical parameter groups (seed 000: ParameterRole, MemberSharding,
+// Logical parameter groups (seed ParameterRole, MemberSharding,
 // ParameterMemberSpec, ParameterGroupSpec) plus this project's member dtype
-// and group scope (interchange §1).
+// and group scope (docs/planning.md, "Parameter groups").
 #pragma once
 
 #include <cstdint>
@@ -105,7 +105,8 @@ class ParameterMemberSpec {
   std::optional<Dtype> dtype_;
 };
 
-/// Which pipeline stages and expert ranks own a group (interchange §1).
+/// Which pipeline stages and expert ranks own a group (docs/planning.md,
+/// "Ownership").
 /// `kind` Indexed uses `layer` and/or `expert` (at least one is set).
 struct GroupScope {
   enum class Kind : std::uint32_t {

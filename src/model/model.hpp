@@ -77,7 +77,8 @@ class ModelBuilder {
 
   /// The first check of `add_group` alone: the group's scope lies inside
   /// `layers` / `experts` when those are known (InvalidGroup). Lets a
-  /// loader report it before later checks of its own (interchange §1 step 4).
+  /// loader report it before later checks of its own (docs/interchange.md,
+  /// "Load errors", step 4).
   Result<void> check_scope(const ParameterGroupSpec& group) const;
 
   /// Sorts the target index and returns the finished description.

@@ -1,4 +1,4 @@
-// Projection group helpers (seed 000 projection_parameter_group,
+// Projection group helpers (seed projection_parameter_group,
 // partitioned_projection_group, segmented_projection_group,
 // assemble_segmented_projection_group). The seed visits a backend module's
 // parameters; here a module is the ordered list of its parameters.

@@ -1,5 +1,5 @@
 // Seed `LocalTensorLayout` / `LocalModelLayout` plus the byte totals of
-// `eredu.layout.v1` (interchange §2).
+// `eredu.layout.v1` (docs/interchange.md).
 #pragma once
 
 #include <cstdint>
@@ -44,7 +44,8 @@ struct LocalTensorLayout {
   std::optional<std::uint64_t> logical_units() const { return group->partition_units(); }
 };
 
-/// Byte and tensor totals of one rank (interchange §2 `totals`).
+/// Byte and tensor totals of one rank (`totals` of eredu.layout.v1,
+/// docs/interchange.md).
 struct LayoutTotals {
   std::uint64_t local_bytes = 0;
   std::uint64_t global_bytes = 0;

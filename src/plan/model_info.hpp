@@ -1,4 +1,4 @@
-// Seed 000 `ParallelModelInfo`: the architecture-neutral summary of one
+// Seed `ParallelModelInfo`: the architecture-neutral summary of one
 // rank-local parallel model, with the topology value unchanged.
 #pragma once
 

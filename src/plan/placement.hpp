@@ -1,6 +1,6 @@
 // Seed `TensorPlacement` and the planner's placement validation
-// (semantics §1.4-1.5). Index selections are kept as ordered runs
-// (project decision 6).
+// (docs/planning.md, "Placements" and "Placement validation"). Index
+// selections are kept as ordered runs.
 #pragma once
 
 #include <cstdint>
@@ -85,9 +85,9 @@ struct PlacementBounds {
   std::uint64_t world_size = 1;
 };
 
-/// Reference `validate_placement` (semantics §1.5): checks `placement`
-/// against the tensor's global `shape`. Messages are the reference texts;
-/// the code is InvalidTensor.
+/// Reference `validate_placement` (docs/planning.md, "Placement validation"):
+/// checks `placement` against the tensor's global `shape`. Messages are the
+/// reference texts; the code is InvalidTensor.
 Result<void> validate_placement(const TensorPlacement& placement,
                                 std::span<const std::uint64_t> shape,
                                 const PlacementBounds& bounds);

@@ -12,7 +12,8 @@ namespace eredu {
 namespace {
 
 // Whether this rank's pipeline stage and expert rank own a group's scope
-// (interchange §1), from the rank's owned layer and expert ranges.
+// (docs/planning.md, "Ownership"), from the rank's owned layer and expert
+// ranges.
 bool owns_scope(const GroupScope& scope, const ParallelRankTopology& rank,
                 const LocalRanges& ranges) {
   switch (scope.kind) {

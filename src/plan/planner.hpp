@@ -1,4 +1,5 @@
-// The rank planner (semantics §1, interchange §1 "Planning errors").
+// The rank planner (docs/planning.md, "Planning one rank"; docs/interchange.md,
+// "Planning errors").
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
-// Reference `resolve_member` (semantics §1.3): one member's placement and
-// local shape on one tensor-parallel coordinate.
+// Reference `resolve_member` (docs/planning.md, "Member resolution"): one
+// member's placement and local shape on one tensor-parallel coordinate.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
-// Core `CacheResidencyPolicy` as seed 002 uses it (semantics §4.9): the
-// normalized request only stores and forwards it.
+// Core `CacheResidencyPolicy` as the load-request seed uses it
+// (docs/residency.md, "Load requests"): the normalized request only stores and
+// forwards it.
 #pragma once
 
 #include <cstdint>

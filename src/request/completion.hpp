@@ -1,5 +1,5 @@
-// Seed 002's completion vocabulary (semantics §4.8, project decision 12):
-// CompletionCancellationMode and CommunicationCompletionPolicy.
+// The load-request seed's completion vocabulary (docs/residency.md, "Load
+// requests"): CompletionCancellationMode and CommunicationCompletionPolicy.
 #pragma once
 
 #include <cstdint>
@@ -25,10 +25,9 @@ std::optional<CompletionCancellationMode> cancellation_mode_from_value(std::uint
 /// cancellation mode. Equality is on (milliseconds, mode). Immutable value.
 class CommunicationCompletionPolicy {
  public:
-  /// Project decision 12: valid if and only if `timeout_millis` is at least
-  /// 1; there is no clock check. Errors: InvalidCompletionPolicy (900)
-  /// `communication completion policy must have a positive millisecond
-  /// deadline`.
+  /// Valid if and only if `timeout_millis` is at least 1; there is no clock
+  /// check. Errors: InvalidCompletionPolicy (900) `communication completion
+  /// policy must have a positive millisecond deadline`.
   static Result<CommunicationCompletionPolicy> create(std::uint64_t timeout_millis,
                                                       CompletionCancellationMode cancellation);
 

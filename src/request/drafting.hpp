@@ -1,5 +1,5 @@
-// Seed 002 `DraftingLoadRequest` and the part of core's `DraftingPlan` it
-// reads (semantics §4.7, §5).
+// Seed `DraftingLoadRequest` and the part of core's `DraftingPlan` it reads
+// (docs/residency.md, "Load requests").
 #pragma once
 
 #include <cstdint>

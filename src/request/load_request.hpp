@@ -1,6 +1,6 @@
-// Seed 002 `NormalizedLoadRequest`: one backend-neutral request for cold
-// model preparation, its cross-field rules (semantics §5, project decision
-// 13) and its projection into core's PreparationPolicy.
+// Seed `NormalizedLoadRequest`: one backend-neutral request for cold model
+// preparation, its cross-field rules (docs/residency.md, "Load requests") and
+// its projection into core's PreparationPolicy.
 #pragma once
 
 #include <cstdint>

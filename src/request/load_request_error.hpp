@@ -1,5 +1,5 @@
-// Seed 002 `NormalizedLoadRequestError`: one constructor per variant, with
-// the variant's Status code (errors.md block 600) and the seed's text.
+// Seed `NormalizedLoadRequestError`: one constructor per variant, with the
+// variant's Status code (docs/status.md, block 600) and the seed's text.
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Seed 002 `ParallelLoadRequest`: rank, activation wire, invocation limits
+// Seed `ParallelLoadRequest`: rank, activation wire, invocation limits
 // and completion policy selected as one atomic request.
 #pragma once
 

@@ -1,6 +1,6 @@
-// The core request vocabulary seed 002 lowers into (semantics §4.7):
-// QuantizationRequest, ResidencyRequest, SessionCapabilities and
-// PreparationPolicy.
+// The core request vocabulary the load-request seed lowers into
+// (docs/residency.md, "Load requests"): QuantizationRequest, ResidencyRequest,
+// SessionCapabilities and PreparationPolicy.
 #pragma once
 
 #include <cstdint>
@@ -44,8 +44,8 @@ enum class ResidencyRequest : std::uint32_t {
   AddressableParameterBanks = 3,
 };
 
-/// Seed `SessionCapabilities` (project decision 13): a set of three
-/// capabilities required from a realized session, bit i = the seed's i-th
+/// Seed `SessionCapabilities` (docs/residency.md, "Load requests"): a set of
+/// three capabilities required from a realized session, bit i = the seed's i-th
 /// positional boolean. Default: none. Immutable value.
 class SessionCapabilities {
  public:

@@ -1,4 +1,5 @@
-// Seed 002's pipeline activation wire (semantics §4.8).
+// The load-request seed's pipeline activation wire (docs/residency.md, "Load
+// requests").
 #pragma once
 
 #include <cstdint>

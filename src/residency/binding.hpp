@@ -1,5 +1,5 @@
-// Checkpoint weight bindings (semantics §4.2-4.3) and seed 003's
-// StaticUnitBindings (one pinned static module and its bindings).
+// Checkpoint weight bindings (docs/residency.md, "Weight bindings") and the
+// seed's StaticUnitBindings (one pinned static module and its bindings).
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// Seed 003 LayerwiseModelMetadata: the inspectable parameter-residency
+// Seed LayerwiseModelMetadata: the inspectable parameter-residency
 // snapshot of a layered model.
 #pragma once
 
@@ -12,8 +12,8 @@
 
 namespace eredu {
 
-/// Seed `WeightMaterializationReport` (semantics §4.10): load-time
-/// materialization telemetry, opaque to the planner.
+/// Seed `WeightMaterializationReport` (docs/residency.md, "Layerwise model
+/// metadata"): load-time materialization telemetry, opaque to the planner.
 struct WeightMaterializationReport {
   friend bool operator==(const WeightMaterializationReport&,
                          const WeightMaterializationReport&) = default;

@@ -1,5 +1,6 @@
-// The residency core the seeds import (semantics §3.1-3.6): memory tiers,
-// unit policies, offload budgets and the validated, sorted OffloadPlan.
+// The residency core the seeds import (docs/residency.md, "Offload plans"):
+// memory tiers, unit policies, offload budgets and the validated, sorted
+// OffloadPlan.
 #pragma once
 
 #include <compare>
@@ -47,7 +48,8 @@ std::string_view cache_eviction_policy_name(CacheEvictionPolicy policy);
 std::optional<CacheEvictionPolicy> parse_cache_eviction_policy(std::string_view name);
 std::optional<CacheEvictionPolicy> cache_eviction_policy_from_value(std::uint32_t value);
 
-/// The schema version a serialized OffloadPlan carries (semantics §3.1).
+/// The schema version a serialized OffloadPlan carries (docs/residency.md,
+/// "Offload plans").
 inline constexpr std::uint64_t kOffloadPlanSchemaVersion = 1;
 
 /// UnsupportedSchemaVersion (300) unless `version` is kOffloadPlanSchemaVersion:

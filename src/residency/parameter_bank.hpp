@@ -1,4 +1,4 @@
-// Seed 003 parameter-bank identities: ParameterBankKey and its residency
+// The seed's parameter-bank identities: ParameterBankKey and its residency
 // unit id, and the ExpertPass -> ParameterBankAccess projection.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Seed 003 DenseTransferSchedule: the ordered, bounded transfer cursor of
+// Seed DenseTransferSchedule: the ordered, bounded transfer cursor of
 // dense streamed execution, with its DenseTransferScheduleError texts.
 #pragma once
 

@@ -1,4 +1,4 @@
-// Seed 003 weight residency policies: layerwise host and dense disk stream
+// The seed's weight residency policies: layerwise host and dense disk stream
 // options, ordinary-unit placement, independently cached parameter banks and
 // their composition, with the offload configuration each derives.
 #pragma once
@@ -13,11 +13,11 @@
 
 namespace eredu {
 
-/// Current plus next unit retained by dense streamed execution (seed 003).
+/// Current plus next unit retained by dense streamed execution.
 inline constexpr std::uint64_t DENSE_TRANSFER_WINDOW = 2;
 
 /// Default bound of simultaneously cached checkpoint shards/readers
-/// (semantics §4.1).
+/// (docs/residency.md, "Weight-residency policies").
 inline constexpr std::uint64_t DEFAULT_MAX_CACHED_SHARDS = 4;
 
 /// Seed `LayerwiseLoadOptions`: host-backed layerwise execution. Default:

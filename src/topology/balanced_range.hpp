@@ -1,4 +1,4 @@
-// balanced_contiguous_range (semantics §2.1).
+// balanced_contiguous_range (docs/planning.md, "Balanced contiguous ranges").
 #pragma once
 
 #include <cstdint>

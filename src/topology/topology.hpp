@@ -1,4 +1,4 @@
-// ParallelTopology and ParallelRankTopology (semantics §2.2-2.3).
+// ParallelTopology and ParallelRankTopology (docs/planning.md, "Topology").
 #pragma once
 
 #include <array>

@@ -1,4 +1,5 @@
-// Coverage of a whole-world plan (interchange §3): ownership and tiling.
+// Coverage of a whole-world plan (docs/planning.md, "The coverage proof"):
+// ownership and tiling.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
-// Which ranks own a group scope, computed from the scope and the topology
-// alone (interchange §1), so coverage does not trust the planner's answer.
+// Which ranks own a group scope, computed from the scope and the topology alone
+// (docs/planning.md, "Ownership"), so coverage does not trust the planner's
+// answer.
 #pragma once
 
 #include <string>

@@ -1,4 +1,5 @@
-// Tiling of one tensor over one tensor-parallel group (interchange §3).
+// Tiling of one tensor over one tensor-parallel group (docs/planning.md, "The
+// coverage proof").
 #pragma once
 
 #include <cstdint>

@@ -1,4 +1,4 @@
-// `eredu.world.v1` output (interchange §3).
+// `eredu.world.v1` output (docs/interchange.md).
 #pragma once
 
 #include <string>

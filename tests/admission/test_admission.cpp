@@ -1,6 +1,6 @@
 // Admission figures, plans, metadata and model info of one rank under each
-// policy (interchange §6), on the tiny model: static 192 bytes, layer units
-// 96, 128 and 0 bytes (K = 3).
+// policy (docs/residency.md, "Admission"), on the tiny model: static 192 bytes,
+// layer units 96, 128 and 0 bytes (K = 3).
 #include <doctest/doctest.h>
 
 #include "admission/admission.hpp"

@@ -1,4 +1,5 @@
-// The unit split of interchange §6: static units, layer units, unit ids.
+// The unit split of docs/residency.md ("Units"): static units, layer units,
+// unit ids.
 #include <doctest/doctest.h>
 
 #include "admission/units.hpp"

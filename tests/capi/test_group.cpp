@@ -1,4 +1,4 @@
-// Seed 000 group construction through eredu_group_new.
+// The seed's group construction (ParameterGroupSpec) through eredu_group_new.
 #include <doctest/doctest.h>
 #include <eredu/eredu.h>
 

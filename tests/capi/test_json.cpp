@@ -14,8 +14,8 @@ using namespace capi_test;
 
 namespace {
 
-// interchange.md section 1 (without its final newline) and section 2, in
-// canonical form.
+// The eredu.groups.v1 example of docs/interchange.md (without its final
+// newline) and its eredu.layout.v1 example, in canonical form.
 const std::string kAttention = [] {
   std::string text = test_data::read("attention.groups.json");
   while (!text.empty() && text.back() == '\n') text.pop_back();

@@ -1,5 +1,6 @@
 // The rank planner through eredu_plan_rank, with the exact values of
-// semantics.md section 6.1 and the planning errors of interchange.md.
+// docs/planning.md ("Worked examples") and the planning errors of
+// docs/interchange.md.
 #include <doctest/doctest.h>
 #include <eredu/eredu.h>
 

@@ -20,7 +20,8 @@ using namespace capi_test;
 
 namespace {
 
-// interchange.md section 1's example, TP 2: two ranks of 33554432 bytes.
+// The eredu.groups.v1 example of docs/interchange.md, TP 2: two ranks of
+// 33554432 bytes.
 const std::string kAttention = test_data::read("attention.groups.json");
 
 /// `<source root>/<path>`, read whole.
@@ -177,7 +178,8 @@ TEST_SUITE("capi.world") {
 
   TEST_CASE("eredu_check_json is eredu check --format json for a real model") {
     // reflection-llama-3.1-70b as `eredu describe` writes it (the vectors'
-    // copy), against the CLI's output of interchange section 6.
+    // copy), against the CLI's output: the eredu.check.v1 example of
+    // docs/interchange.md.
     const Model model =
         load(read_source("tests/vectors/inputs/models/reflection-llama-3.1-70b.groups.json"));
     const eredu_check_options options = options_with(nullptr, 85899345920u);

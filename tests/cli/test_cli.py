@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Runs the `eredu` command: exit codes, error output and exact JSON
-(interchange §2-5). Usage: test_cli.py PATH_TO_EREDU (EREDU_SOURCE_ROOT set)."""
+(docs/interchange.md). Usage: test_cli.py PATH_TO_EREDU (EREDU_SOURCE_ROOT set)."""
 
 import json
 import os
@@ -216,7 +216,7 @@ class Models(unittest.TestCase):
 
 
 class Admission(unittest.TestCase):
-    """`eredu check --residency ...` on reflection-llama-3.1-70b (interchange §6)."""
+    """`eredu check --residency ...` on reflection-llama-3.1-70b (docs/residency.md)."""
 
     def check(self, *args, exit_code=0):
         result = run("check", model("reflection-llama-3.1-70b"), *args)

@@ -10,7 +10,8 @@
 namespace eredu {
 namespace {
 
-// interchange §1's example: one attention group of layer 0, 32 layers.
+// The eredu.groups.v1 example of docs/interchange.md: one attention group of
+// layer 0, 32 layers.
 constexpr const char* kAttention = R"({"schema":"eredu.groups.v1",
   "model":{"name":"example","layers":32},
   "groups":[{"name":"model.layers.0.self_attn","role":"attention_heads","partition_units":8,

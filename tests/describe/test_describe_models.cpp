@@ -1,4 +1,4 @@
-// describe_model_dir on the real example models (interchange §7).
+// describe_model_dir on the real example models (docs/describe.md).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -50,7 +50,7 @@ TEST_CASE("real models: every index tensor described once and bytes equal total_
   }
 }
 
-TEST_CASE("reflection-llama-3.1-70b: the §7 table, FP32") {
+TEST_CASE("reflection-llama-3.1-70b: the llama-family table, FP32") {
   auto model = describe("reflection-llama-3.1-70b");
   CHECK(model->global_bytes() == 282215219200u);
 

@@ -1,5 +1,5 @@
 // plan_world on the real models: summaries, totals and coverage at several
-// tensor / pipeline sizes (interchange §3).
+// tensor / pipeline sizes (docs/interchange.md, eredu.world.v1).
 #include <doctest/doctest.h>
 
 #include <numeric>

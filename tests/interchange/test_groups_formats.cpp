@@ -1,7 +1,7 @@
-// The `format` member of eredu.groups.v1 (interchange §1): loading expands a
-// logical dense matrix into its packed weight and companions as seed 000's
-// expand_linear_format_member does, with the dtypes of the format table and
-// the §1 error order (structure, group construction, format construction,
+// The `format` member of eredu.groups.v1 (docs/interchange.md): loading expands
+// a logical dense matrix into its packed weight and companions as the seed's
+// expand_linear_format_member does, with the dtypes of the format table and the
+// load-error order (structure, group construction, format construction,
 // expansion, earlier targets).
 #include <doctest/doctest.h>
 

@@ -1,5 +1,6 @@
-// eredu.groups.v1 loading (interchange §1): a full document, every load-error
-// class in its fixed order, group construction errors and the round trip.
+// eredu.groups.v1 loading (docs/interchange.md): a full document, every
+// load-error class in its fixed order, group construction errors and the round
+// trip.
 #include <doctest/doctest.h>
 
 #include <cstdio>
@@ -322,7 +323,7 @@ TEST_CASE("structure errors are Parse with a JSON pointer") {
                           R"("members":[]}])"),
               Status::Parse, "/groups/0/scope/stage: unknown field");
 
-  // The example pointer of interchange §1.
+  // The example pointer of docs/interchange.md ("General rules").
   const std::string member_ok = R"({"target":"t%","shape":[4],"sharding":{"kind":"replicated"}})";
   std::string groups = "[";
   for (int i = 0; i < 3; ++i) {
@@ -455,7 +456,8 @@ TEST_CASE("structure errors: model before groups, groups in order, fields in sch
   // Groups in array order.
   check_error(with_groups(R"([{"name":"a","role":"nope","members":[]},{"name":1}])"), Status::Parse,
               "/groups/0/role");
-  // Inside an object: unknown fields first, then the fields in §1 order.
+  // Inside an object: unknown fields first, then the fields in the order
+  // docs/interchange.md lists them.
   check_error(with_groups(R"([{"members":[{"target":1}],"role":"nope","name":"g","zzz":0}])"),
               Status::Parse, "/groups/0/zzz: unknown field");
   check_error(with_groups(R"([{"members":[{"target":1}],"role":"nope","name":"g"}])"),

@@ -1,4 +1,4 @@
-// The canonical JSON writer and `eredu.layout.v1` output (interchange §2).
+// The canonical JSON writer and `eredu.layout.v1` output (docs/interchange.md).
 #include <doctest/doctest.h>
 
 #include <string>
@@ -72,9 +72,9 @@ LocalModelLayout plan(const std::shared_ptr<const ModelDescription>& model, std:
   return std::move(layout).value();
 }
 
-TEST_CASE("layout_to_json writes interchange §2's example exactly") {
+TEST_CASE("layout_to_json writes the eredu.layout.v1 example exactly") {
   const auto model = load(test_data::read("attention.groups.json"));
-  // The §2 text, compacted.
+  // The eredu.layout.v1 example of docs/interchange.md, compacted.
   const std::string expected = test_data::read("attention.tp2.rank1.layout.json");
   CHECK(layout_to_json(plan(model, 2, 1, 1)) == expected);
 }

@@ -1,5 +1,5 @@
-// Linear-format expansion (seed 000 expand_linear_format_member and
-// expand_linear_format_parameter_groups; semantics §1.7, §6.5).
+// Linear-format expansion (seed expand_linear_format_member and
+// expand_linear_format_parameter_groups; docs/planning.md, "Expansion").
 #include <doctest/doctest.h>
 
 #include <string>
@@ -42,7 +42,7 @@ LinearFormatDeclaration everywhere(Result<LinearFormatSpec> spec) {
 
 }  // namespace
 
-TEST_CASE("seed 000: fp8 expansion uses architecture-declared companion identity") {
+TEST_CASE("seed: fp8 expansion uses architecture-declared companion identity") {
   std::vector<ParameterGroupSpec> groups{
       ParameterGroupSpec::partitioned(
           "query", ParameterRole::AttentionHeads, 8,

@@ -1,6 +1,6 @@
-// Checkpoint formats: the GGML block table (semantics §4.4, project decision
-// 11), AffineQuantization / WeightQuantization / BlockFp8Format /
-// LinearFormat (§4.5–4.6) and LinearFormatSpec cardinality.
+// Checkpoint formats: the GGML block table (docs/planning.md, "GGML block
+// table"), AffineQuantization / WeightQuantization / BlockFp8Format /
+// LinearFormat ("Linear formats") and LinearFormatSpec cardinality.
 #include <doctest/doctest.h>
 
 #include <map>
@@ -14,7 +14,8 @@ using namespace eredu;
 
 namespace {
 
-// Semantics §4.4, row by row: code -> (name, values, bytes).
+// The GGML block table of docs/planning.md, row by row: code -> (name, values,
+// bytes).
 const std::map<std::uint32_t, std::tuple<std::string, std::uint64_t, std::uint64_t>> kTable{
     {0, {"F32", 1, 4}},         {1, {"F16", 1, 2}},         {2, {"Q4_0", 32, 18}},
     {3, {"Q4_1", 32, 20}},      {6, {"Q5_0", 32, 22}},      {7, {"Q5_1", 32, 24}},
@@ -43,7 +44,7 @@ std::string error_text(const Result<T>& result) {
 
 }  // namespace
 
-TEST_CASE("GGML table matches semantics 4.4 for every code") {
+TEST_CASE("GGML table matches the documented block table for every code") {
   for (std::uint32_t code = 0; code < 64; ++code) {
     CAPTURE(code);
     auto info = ggml_type_info(code);

@@ -1,4 +1,5 @@
-// Seed 000 group tests and the group construction rules (semantics §1.7).
+// The seed's group tests and the group construction rules (docs/planning.md,
+// "Building a group").
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 

@@ -1,5 +1,5 @@
-// Seed 002 (normalized load request): the seed's tests of semantics §6.5
-// and every NormalizedLoadRequestError variant with its code and text.
+// The normalized load request seed: the seed's tests (docs/seeds.md) and
+// every NormalizedLoadRequestError variant with its code and text.
 #include <doctest/doctest.h>
 
 #include <cstdint>

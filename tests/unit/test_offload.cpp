@@ -1,4 +1,5 @@
-// The offload core (semantics §3) and its residency tests §6.4.1, 4-7.
+// The offload core (docs/residency.md, "Offload plans") and its residency
+// tests.
 #include <doctest/doctest.h>
 
 #include <string>

@@ -1,4 +1,5 @@
-// Placement validation: semantics §1.5 and §6.2.1-6.2.3.
+// Placement validation (docs/planning.md, "Placements" and "Placement
+// validation").
 #include <doctest/doctest.h>
 
 #include "plan/placement.hpp"

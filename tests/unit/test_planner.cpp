@@ -1,4 +1,5 @@
-// The rank planner: semantics §6.1, the derived cases, scopes and totals.
+// The rank planner: docs/planning.md ("Worked examples"), the derived cases,
+// scopes and totals.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 

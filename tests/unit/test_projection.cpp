@@ -1,5 +1,6 @@
-// Seed 000 projection helpers, preferred/aligned partition units and
-// ParallelModelInfo (semantics §1.6, §1.7, §6.5).
+// The seed's projection helpers, preferred/aligned partition units and
+// ParallelModelInfo (docs/planning.md, "Parameter groups" and "Parallel model
+// info").
 #include <doctest/doctest.h>
 
 #include "members.hpp"
@@ -23,7 +24,7 @@ const std::vector<IndexRange> kThirds{{0, 4}, {4, 8}, {8, 12}};
 
 }  // namespace
 
-TEST_CASE("seed 000: preferred partition units follow every physical companion") {
+TEST_CASE("seed: preferred partition units follow every physical companion") {
   auto grouped = partitioned_group_with_preferred_units(
       "experts.intermediate", ParameterRole::ExpertIntermediate, 64,
       {member("experts.up_proj", {4, 64, 16}, MemberSharding::partitioned(1)),
@@ -85,7 +86,7 @@ TEST_CASE("aligned partition units") {
         "partitions");
 }
 
-TEST_CASE("seed 000: segmented projection applies identical ranges to every fused companion") {
+TEST_CASE("seed: segmented projection applies identical ranges to every fused companion") {
   auto fused = group("fused", {member("gate_up.weight", {12, 8}, MemberSharding::equal(0)),
                                member("gate_up.scales", {12, 2}, MemberSharding::equal(0)),
                                member("gate_up.biases", {12, 2}, MemberSharding::equal(0))});
@@ -106,7 +107,7 @@ TEST_CASE("seed 000: segmented projection applies identical ranges to every fuse
   CHECK(members[5].sharding() == MemberSharding::replicated());
 }
 
-TEST_CASE("seed 000: segmented projection rejects one misaligned companion atomically") {
+TEST_CASE("seed: segmented projection rejects one misaligned companion atomically") {
   auto fused = group("fused", {member("qkv.weight", {12, 8}, MemberSharding::equal(0)),
                                member("qkv.scales", {11, 2}, MemberSharding::equal(0))});
   auto row = group("row", {member("output.weight", {8, 4}, MemberSharding::equal(1))});
@@ -243,7 +244,7 @@ TEST_CASE("assemble rejects a scalar fused member") {
   CHECK(error.error().message == "segmented projection parameter g is scalar");
 }
 
-TEST_CASE("seed 000: parallel model info preserves opaque topology and accounting") {
+TEST_CASE("seed: parallel model info preserves opaque topology and accounting") {
   const auto topology = ParallelTopology::create(2, 1, 1, 1).value();
   const ParallelModelInfo info(topology, "generic", {"layer.weight"}, 10, 20, 4, 8);
   CHECK(info.topology() == topology);

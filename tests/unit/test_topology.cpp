@@ -1,4 +1,5 @@
-// Semantics §2 and the topology tests of §6.3.
+// Topologies and balanced ranges (docs/planning.md, "Topology" and "Balanced
+// contiguous ranges"), with the examples given there.
 #include <doctest/doctest.h>
 
 #include "topology/topology.hpp"

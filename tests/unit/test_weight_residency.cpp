@@ -1,4 +1,4 @@
-// Seed 003 (weight_residency.rs): every seed test plus the error texts of
+// The weight_residency.rs seed: every seed test plus the error texts of
 // WeightResidencyPolicyError, DenseTransferScheduleError and WeightBinding.
 #include <doctest/doctest.h>
 
