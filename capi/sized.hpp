@@ -51,6 +51,7 @@ constexpr bool fields_describe_struct() {
 /// knows.
 template <class T>
 Result<void> check_struct_size(std::uint32_t size, const ArgumentName& name) {
+  if (size == sizeof(T)) return outcome::success();  // the common case: this library's header
   if (size < sizeof(std::uint32_t) || size > kMaxStructSize) {
     return failf(Status::InvalidArgument,
                  "{}->struct_size is {}; it must be the caller's sizeof, between {} and {}",
@@ -74,6 +75,11 @@ Result<T> read_sized(const T* in, T defaults, const ArgumentName& name) {
   EREDU_TRY(require(in, name));
   const std::uint32_t size = in->struct_size;
   EREDU_TRY(check_struct_size<T>(size, name));
+  if (size == sizeof(T)) {
+    T copy = *in;
+    copy.struct_size = sizeof(T);
+    return copy;
+  }
   const auto* bytes = reinterpret_cast<const unsigned char*>(in);
   for (std::size_t i = sizeof(T); i < size; ++i) {
     if (bytes[i] != 0) {
