@@ -45,7 +45,7 @@ fn main() {
         Ok(output) => panic!(
             "liberedu not found: `{command}` failed ({}): {}\n\
              Set PKG_CONFIG_PATH to the folder of eredu.pc (for a meson build tree: \
-             BUILD/meson-uninstalled, holding eredu-uninstalled.pc) or EREDU_LIB_DIR to the \
+             BUILD/capi, holding eredu-uninstalled.pc) or EREDU_LIB_DIR to the \
              folder holding liberedu.so.",
             output.status,
             String::from_utf8_lossy(&output.stderr).trim()

@@ -110,6 +110,7 @@ pub const EREDU_E_UNSUPPORTED_VERSION: i32 = 8;
 pub const EREDU_E_IO: i32 = 9;
 pub const EREDU_E_UNSUPPORTED_MODEL: i32 = 10;
 pub const EREDU_E_CHECKPOINT_MISMATCH: i32 = 11;
+pub const EREDU_E_CANCELLED: i32 = 12;
 pub const EREDU_E_INTERNAL: i32 = 99;
 pub const EREDU_E_INVALID_GROUP: i32 = 100;
 pub const EREDU_E_INVALID_TENSOR: i32 = 101;
@@ -240,6 +241,9 @@ pub struct eredu_load_request {
 pub struct eredu_layerwise_model_metadata {
     _unused: [u8; 0],
 }
+pub type eredu_progress_fn = ::std::option::Option<
+    unsafe extern "C" fn(done: u64, total: u64, user_data: *mut ::std::os::raw::c_void) -> i32,
+>;
 extern "C" {
     pub fn eredu_version_number() -> u32;
 }
@@ -265,11 +269,11 @@ pub struct eredu_linear_format {
 #[derive(Debug, Copy, Clone)]
 pub struct eredu_linear_format_spec {
     pub struct_size: u32,
+    pub companion_dtype: eredu_dtype,
     pub format: *const eredu_linear_format,
     pub scale: *const ::std::os::raw::c_char,
     pub affine_bias: *const ::std::os::raw::c_char,
     pub has_companion_dtype: u8,
-    pub companion_dtype: eredu_dtype,
     pub raw: u8,
 }
 #[repr(C)]
@@ -284,18 +288,21 @@ pub struct eredu_ggml_type_info {
 extern "C" {
     pub fn eredu_linear_format_init(
         format: *mut eredu_linear_format,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
     pub fn eredu_linear_format_spec_init(
         spec: *mut eredu_linear_format_spec,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
     pub fn eredu_ggml_type_info_init(
         info: *mut eredu_ggml_type_info,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
@@ -352,21 +359,10 @@ extern "C" {
     ) -> eredu_status;
 }
 extern "C" {
-    pub fn eredu_group_members(
-        group: *const eredu_group,
-        out: *mut *mut eredu_member_list,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
     pub fn eredu_member_list_free(list: *mut eredu_member_list);
 }
 extern "C" {
-    pub fn eredu_member_list_count(
-        list: *const eredu_member_list,
-        out: *mut usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
+    pub fn eredu_member_list_count(list: *const eredu_member_list) -> usize;
 }
 extern "C" {
     pub fn eredu_member_list_get(
@@ -400,25 +396,63 @@ pub struct eredu_group_scope {
     pub has_expert: u8,
     pub expert: u64,
 }
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_group_desc {
+    pub struct_size: u32,
+    pub role: eredu_role,
+    pub name: *const ::std::os::raw::c_char,
+    pub has_partition_units: u8,
+    pub partition_units: u64,
+    pub scope: *const eredu_group_scope,
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_group_info {
+    pub struct_size: u32,
+    pub role: eredu_role,
+    pub name: *const ::std::os::raw::c_char,
+    pub name_length: usize,
+    pub member_count: usize,
+    pub has_partition_units: u8,
+    pub partition_units: u64,
+    pub scope_kind: eredu_scope_kind,
+    pub has_layer: u8,
+    pub has_expert: u8,
+    pub layer: u64,
+    pub expert: u64,
+}
 extern "C" {
     pub fn eredu_member_desc_init(
         desc: *mut eredu_member_desc,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_group_desc_init(
+        desc: *mut eredu_group_desc,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
     pub fn eredu_group_scope_init(
         scope: *mut eredu_group_scope,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_group_info_init(
+        info: *mut eredu_group_info,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
     pub fn eredu_group_new(
-        name: *const ::std::os::raw::c_char,
-        role: eredu_role,
-        has_partition_units: u8,
-        partition_units: u64,
-        scope: *const eredu_group_scope,
+        desc: *const eredu_group_desc,
         members: *const *const eredu_member_desc,
         member_count: usize,
         out: *mut *mut eredu_group,
@@ -429,41 +463,17 @@ extern "C" {
     pub fn eredu_group_free(group: *mut eredu_group);
 }
 extern "C" {
-    pub fn eredu_group_name(
+    pub fn eredu_group_get_info(
         group: *const eredu_group,
-        out: *mut *const ::std::os::raw::c_char,
-        length: *mut usize,
+        out: *mut eredu_group_info,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
-    pub fn eredu_group_role(
-        group: *const eredu_group,
-        out: *mut eredu_role,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_group_partition_units(
-        group: *const eredu_group,
-        units: *mut u64,
-        present: *mut bool,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_group_member_count(
-        group: *const eredu_group,
-        out: *mut usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_group_member_target(
+    pub fn eredu_group_member(
         group: *const eredu_group,
         index: usize,
-        out: *mut *const ::std::os::raw::c_char,
-        length: *mut usize,
+        out: *mut eredu_member_desc,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
@@ -471,12 +481,12 @@ extern "C" {
 #[derive(Debug, Copy, Clone)]
 pub struct eredu_offload_config {
     pub struct_size: u32,
-    pub has_device_budget: u8,
+    pub eviction_policy: eredu_eviction_policy,
     pub device_budget_bytes: u64,
-    pub has_host_budget: u8,
     pub host_budget_bytes: u64,
     pub prefetch_depth: u64,
-    pub eviction_policy: eredu_eviction_policy,
+    pub has_device_budget: u8,
+    pub has_host_budget: u8,
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -486,6 +496,21 @@ pub struct eredu_offload_unit_desc {
     pub bytes: u64,
     pub policy: eredu_residency_policy,
     pub tier: eredu_memory_tier,
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_offload_plan_info {
+    pub struct_size: u32,
+    pub eviction_policy: eredu_eviction_policy,
+    pub has_device_budget: u8,
+    pub has_host_budget: u8,
+    pub device_budget_bytes: u64,
+    pub host_budget_bytes: u64,
+    pub prefetch_depth: u64,
+    pub unit_count: usize,
+    pub planned_device_bytes: u64,
+    pub planned_host_bytes: u64,
+    pub planned_disk_bytes: u64,
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -514,12 +539,21 @@ pub struct eredu_weight_binding_desc {
 extern "C" {
     pub fn eredu_offload_config_init(
         config: *mut eredu_offload_config,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
     pub fn eredu_offload_unit_desc_init(
         desc: *mut eredu_offload_unit_desc,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_offload_plan_info_init(
+        info: *mut eredu_offload_plan_info,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
@@ -542,18 +576,14 @@ extern "C" {
     ) -> eredu_status;
 }
 extern "C" {
-    pub fn eredu_offload_plan_config(
+    pub fn eredu_offload_plan_get_info(
         plan: *const eredu_offload_plan,
-        config: *mut eredu_offload_config,
+        out: *mut eredu_offload_plan_info,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
-    pub fn eredu_offload_plan_unit_count(
-        plan: *const eredu_offload_plan,
-        out: *mut usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
+    pub fn eredu_offload_plan_unit_count(plan: *const eredu_offload_plan) -> usize;
 }
 extern "C" {
     pub fn eredu_offload_plan_unit(
@@ -572,22 +602,16 @@ extern "C" {
     ) -> eredu_status;
 }
 extern "C" {
-    pub fn eredu_offload_plan_planned_bytes(
-        plan: *const eredu_offload_plan,
-        tier: eredu_memory_tier,
-        out: *mut u64,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
     pub fn eredu_tensor_selection_init(
         selection: *mut eredu_tensor_selection,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
     pub fn eredu_weight_binding_desc_init(
         desc: *mut eredu_weight_binding_desc,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
@@ -618,11 +642,7 @@ extern "C" {
     ) -> eredu_status;
 }
 extern "C" {
-    pub fn eredu_static_unit_bindings_count(
-        unit: *const eredu_static_unit_bindings,
-        out: *mut usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
+    pub fn eredu_static_unit_bindings_count(unit: *const eredu_static_unit_bindings) -> usize;
 }
 extern "C" {
     pub fn eredu_static_unit_bindings_binding(
@@ -683,23 +703,17 @@ extern "C" {
 extern "C" {
     pub fn eredu_dense_transfer_schedule_can_admit(
         schedule: *const eredu_dense_transfer_schedule,
-        out: *mut bool,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
+    ) -> bool;
 }
 extern "C" {
     pub fn eredu_dense_transfer_schedule_has_ready(
         schedule: *const eredu_dense_transfer_schedule,
-        out: *mut bool,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
+    ) -> bool;
 }
 extern "C" {
     pub fn eredu_dense_transfer_schedule_is_exhausted(
         schedule: *const eredu_dense_transfer_schedule,
-        out: *mut bool,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
+    ) -> bool;
 }
 extern "C" {
     pub fn eredu_dense_transfer_schedule_next_pending(
@@ -739,11 +753,11 @@ pub struct eredu_layerwise_options {
 #[derive(Debug, Copy, Clone)]
 pub struct eredu_dense_stream_options {
     pub struct_size: u32,
+    pub eviction_policy: eredu_eviction_policy,
     pub device_budget_bytes: u64,
     pub host_budget_bytes: u64,
     pub host_lookahead: u64,
     pub background_queue_capacity: u64,
-    pub eviction_policy: eredu_eviction_policy,
     pub max_cached_shards: u64,
     pub sample_backend_memory: u8,
     pub sample_process_memory: u8,
@@ -770,58 +784,63 @@ pub struct eredu_weight_residency_desc {
 pub struct eredu_residency_summary {
     pub struct_size: u32,
     pub execution_residency: eredu_execution_residency,
-    pub offload_has_device_budget: u8,
-    pub offload_device_budget_bytes: u64,
-    pub offload_has_host_budget: u8,
-    pub offload_host_budget_bytes: u64,
-    pub offload_prefetch_depth: u64,
-    pub offload_eviction_policy: eredu_eviction_policy,
-    pub device_depth: u64,
-    pub max_cached_shards: u64,
     pub preparation_residency: eredu_residency_request,
+    pub offload_eviction_policy: eredu_eviction_policy,
+    pub parameter_bank_eviction_policy: eredu_eviction_policy,
+    pub offload_has_device_budget: u8,
+    pub offload_has_host_budget: u8,
     pub is_fully_resident: u8,
     pub ordinary_is_fully_resident: u8,
     pub sample_backend_memory: u8,
     pub sample_process_memory: u8,
-    pub dense_host_lookahead: u64,
-    pub dense_background_queue_capacity: u64,
     pub has_parameter_bank_cache: u8,
     pub parameter_bank_has_device_budget: u8,
-    pub parameter_bank_device_budget_bytes: u64,
     pub parameter_bank_has_host_budget: u8,
+    pub offload_device_budget_bytes: u64,
+    pub offload_host_budget_bytes: u64,
+    pub offload_prefetch_depth: u64,
+    pub device_depth: u64,
+    pub max_cached_shards: u64,
+    pub dense_host_lookahead: u64,
+    pub dense_background_queue_capacity: u64,
+    pub parameter_bank_device_budget_bytes: u64,
     pub parameter_bank_host_budget_bytes: u64,
     pub parameter_bank_prefetch_depth: u64,
-    pub parameter_bank_eviction_policy: eredu_eviction_policy,
     pub parameter_bank_compact_scratch_bytes: u64,
     pub parameter_bank_prefill_target_bytes: u64,
 }
 extern "C" {
     pub fn eredu_layerwise_options_init(
         options: *mut eredu_layerwise_options,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
     pub fn eredu_dense_stream_options_init(
         options: *mut eredu_dense_stream_options,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
     pub fn eredu_parameter_bank_options_init(
         options: *mut eredu_parameter_bank_options,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
     pub fn eredu_weight_residency_desc_init(
         desc: *mut eredu_weight_residency_desc,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
     pub fn eredu_residency_summary_init(
         summary: *mut eredu_residency_summary,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
@@ -830,6 +849,28 @@ extern "C" {
         desc: *const eredu_weight_residency_desc,
         unit_count: u64,
         out: *mut eredu_residency_summary,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_layerwise_model_metadata_info {
+    pub struct_size: u32,
+    pub residency: eredu_execution_residency,
+    pub effective_model_type: *const ::std::os::raw::c_char,
+    pub effective_model_type_length: usize,
+    pub layer_count: u64,
+    pub static_device_bytes: u64,
+    pub layer_parameter_bytes: u64,
+    pub maximum_device_layer_bytes: u64,
+    pub maximum_host_layer_bytes: u64,
+    pub device_layer_capacity: u64,
+    pub has_quantization: u8,
+}
+extern "C" {
+    pub fn eredu_layerwise_model_metadata_info_init(
+        info: *mut eredu_layerwise_model_metadata_info,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
@@ -866,10 +907,9 @@ extern "C" {
     ) -> eredu_status;
 }
 extern "C" {
-    pub fn eredu_layerwise_model_metadata_effective_model_type(
+    pub fn eredu_layerwise_model_metadata_get_info(
         metadata: *const eredu_layerwise_model_metadata,
-        out: *mut *const ::std::os::raw::c_char,
-        length: *mut usize,
+        out: *mut eredu_layerwise_model_metadata_info,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
@@ -881,89 +921,68 @@ extern "C" {
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
-extern "C" {
-    pub fn eredu_layerwise_model_metadata_layer_count(
-        metadata: *const eredu_layerwise_model_metadata,
-        out: *mut u64,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layerwise_model_metadata_static_device_bytes(
-        metadata: *const eredu_layerwise_model_metadata,
-        out: *mut u64,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layerwise_model_metadata_residency(
-        metadata: *const eredu_layerwise_model_metadata,
-        out: *mut eredu_execution_residency,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layerwise_model_metadata_layer_parameter_bytes(
-        metadata: *const eredu_layerwise_model_metadata,
-        out: *mut u64,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layerwise_model_metadata_maximum_device_layer_bytes(
-        metadata: *const eredu_layerwise_model_metadata,
-        out: *mut u64,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layerwise_model_metadata_maximum_host_layer_bytes(
-        metadata: *const eredu_layerwise_model_metadata,
-        out: *mut u64,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layerwise_model_metadata_device_layer_capacity(
-        metadata: *const eredu_layerwise_model_metadata,
-        out: *mut u64,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
-pub struct eredu_placement {
+pub struct eredu_layout_info {
     pub struct_size: u32,
-    pub kind: eredu_placement_kind,
-    pub axis: u64,
+    pub policy: eredu_policy,
     pub rank: u64,
-    pub index: u64,
-    pub parts: u64,
-    pub start: u64,
-    pub end: u64,
-    pub runs: *const u64,
-    pub run_count: usize,
-    pub index_count: u64,
-}
-#[repr(C)]
-#[derive(Debug, Copy, Clone)]
-pub struct eredu_layout_totals {
-    pub struct_size: u32,
+    pub tensor_rank: u64,
+    pub pipeline_rank: u64,
+    pub expert_rank: u64,
+    pub data_rank: u64,
+    pub tensor_count: usize,
     pub local_bytes: u64,
     pub global_bytes: u64,
     pub materialized_tensors: u64,
     pub omitted_tensors: u64,
     pub unknown_bytes_tensors: u64,
 }
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_layout_tensor_info {
+    pub struct_size: u32,
+    pub role: eredu_role,
+    pub target: *const ::std::os::raw::c_char,
+    pub target_length: usize,
+    pub logical_name: *const ::std::os::raw::c_char,
+    pub logical_name_length: usize,
+    pub global_shape: *const u64,
+    pub global_ndim: usize,
+    pub local_shape: *const u64,
+    pub local_ndim: usize,
+    pub placement: eredu_placement_kind,
+    pub has_dtype: u8,
+    pub has_logical_units: u8,
+    pub has_logical_range: u8,
+    pub fell_back_to_replication: u8,
+    pub dtype: eredu_dtype,
+    pub has_local_bytes: u8,
+    pub axis: u64,
+    pub owner_rank: u64,
+    pub shard_index: u64,
+    pub shard_parts: u64,
+    pub start: u64,
+    pub end: u64,
+    pub runs: *const u64,
+    pub run_count: usize,
+    pub index_count: u64,
+    pub logical_units: u64,
+    pub logical_start: u64,
+    pub logical_end: u64,
+    pub local_bytes: u64,
+}
 extern "C" {
-    pub fn eredu_placement_init(
-        placement: *mut eredu_placement,
+    pub fn eredu_layout_info_init(
+        info: *mut eredu_layout_info,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
-    pub fn eredu_layout_totals_init(
-        totals: *mut eredu_layout_totals,
+    pub fn eredu_layout_tensor_info_init(
+        info: *mut eredu_layout_tensor_info,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
@@ -971,50 +990,27 @@ extern "C" {
     pub fn eredu_layout_free(layout: *mut eredu_layout);
 }
 extern "C" {
+    pub fn eredu_layout_tensor_count(layout: *const eredu_layout) -> usize;
+}
+extern "C" {
     pub fn eredu_layout_topology(
         layout: *const eredu_layout,
-        tensor: *mut u64,
-        pipeline: *mut u64,
-        expert: *mut u64,
-        data: *mut u64,
+        out: *mut eredu_topology,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
-    pub fn eredu_layout_rank(
+    pub fn eredu_layout_get_info(
         layout: *const eredu_layout,
-        out: *mut u64,
+        out: *mut eredu_layout_info,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
-    pub fn eredu_layout_coordinates(
+    pub fn eredu_layout_get_tensor_info(
         layout: *const eredu_layout,
-        tensor: *mut u64,
-        pipeline: *mut u64,
-        expert: *mut u64,
-        data: *mut u64,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_policy(
-        layout: *const eredu_layout,
-        out: *mut eredu_policy,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_get_totals(
-        layout: *const eredu_layout,
-        totals: *mut eredu_layout_totals,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_tensor_count(
-        layout: *const eredu_layout,
-        out: *mut usize,
+        index: usize,
+        out: *mut eredu_layout_tensor_info,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
@@ -1023,103 +1019,6 @@ extern "C" {
         layout: *const eredu_layout,
         target: *const ::std::os::raw::c_char,
         out: *mut usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_tensor_target(
-        layout: *const eredu_layout,
-        index: usize,
-        out: *mut *const ::std::os::raw::c_char,
-        length: *mut usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_tensor_logical_name(
-        layout: *const eredu_layout,
-        index: usize,
-        out: *mut *const ::std::os::raw::c_char,
-        length: *mut usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_tensor_role(
-        layout: *const eredu_layout,
-        index: usize,
-        out: *mut eredu_role,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_tensor_dtype(
-        layout: *const eredu_layout,
-        index: usize,
-        out: *mut eredu_dtype,
-        present: *mut bool,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_tensor_global_shape(
-        layout: *const eredu_layout,
-        index: usize,
-        shape: *mut *const u64,
-        ndim: *mut usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_tensor_local_shape(
-        layout: *const eredu_layout,
-        index: usize,
-        shape: *mut *const u64,
-        ndim: *mut usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_tensor_placement(
-        layout: *const eredu_layout,
-        index: usize,
-        placement: *mut eredu_placement,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_tensor_logical_units(
-        layout: *const eredu_layout,
-        index: usize,
-        units: *mut u64,
-        present: *mut bool,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_tensor_logical_range(
-        layout: *const eredu_layout,
-        index: usize,
-        start: *mut u64,
-        end: *mut u64,
-        present: *mut bool,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_tensor_fell_back(
-        layout: *const eredu_layout,
-        index: usize,
-        out: *mut bool,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_tensor_local_bytes(
-        layout: *const eredu_layout,
-        index: usize,
-        bytes: *mut u64,
-        present: *mut bool,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
@@ -1153,6 +1052,7 @@ pub struct eredu_model_info {
 extern "C" {
     pub fn eredu_model_info_init(
         info: *mut eredu_model_info,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
@@ -1177,36 +1077,53 @@ extern "C" {
     pub fn eredu_model_free(model: *mut eredu_model);
 }
 extern "C" {
-    pub fn eredu_model_tensor_count(
-        model: *const eredu_model,
-        out: *mut usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
+    pub fn eredu_model_tensor_count(model: *const eredu_model) -> usize;
 }
 extern "C" {
-    pub fn eredu_model_group_count(
-        model: *const eredu_model,
-        out: *mut usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
+    pub fn eredu_model_group_count(model: *const eredu_model) -> usize;
 }
 extern "C" {
-    pub fn eredu_model_global_bytes(
-        model: *const eredu_model,
-        out: *mut u64,
+    pub fn eredu_model_global_bytes(model: *const eredu_model) -> u64;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_plan_options {
+    pub struct_size: u32,
+    pub policy: eredu_policy,
+    pub threads: u32,
+    pub progress: eredu_progress_fn,
+    pub progress_data: *mut ::std::os::raw::c_void,
+}
+extern "C" {
+    pub fn eredu_plan_options_init(
+        options: *mut eredu_plan_options,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
     pub fn eredu_plan_rank(
         model: *const eredu_model,
-        tensor: u64,
-        pipeline: u64,
-        expert: u64,
-        data: u64,
+        topology: *const eredu_topology,
         rank: u64,
-        policy: eredu_policy,
+        options: *const eredu_plan_options,
         out: *mut *mut eredu_layout,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_topology {
+    pub struct_size: u32,
+    pub tensor: u64,
+    pub pipeline: u64,
+    pub expert: u64,
+    pub data: u64,
+}
+extern "C" {
+    pub fn eredu_topology_init(
+        topology: *mut eredu_topology,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
@@ -1224,19 +1141,40 @@ pub struct eredu_module_parameter {
 #[derive(Debug, Copy, Clone)]
 pub struct eredu_projection {
     pub struct_size: u32,
+    pub placement: eredu_projection_sharding,
     pub parameters: *const *const eredu_module_parameter,
     pub parameter_count: usize,
-    pub placement: eredu_projection_sharding,
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_parallel_model_summary {
+    pub struct_size: u32,
+    pub effective_model_type: *const ::std::os::raw::c_char,
+    pub effective_model_type_length: usize,
+    pub owned_tensor_count: usize,
+    pub local_parameter_bytes: u64,
+    pub global_parameter_bytes: u64,
+    pub pinned_device_parameter_bytes: u64,
+    pub maximum_device_parameter_bytes: u64,
 }
 extern "C" {
     pub fn eredu_module_parameter_init(
         parameter: *mut eredu_module_parameter,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
     pub fn eredu_projection_init(
         projection: *mut eredu_projection,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_parallel_model_summary_init(
+        info: *mut eredu_parallel_model_summary,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
@@ -1304,10 +1242,7 @@ extern "C" {
 }
 extern "C" {
     pub fn eredu_parallel_model_info_new(
-        tensor: u64,
-        pipeline: u64,
-        expert: u64,
-        data: u64,
+        topology: *const eredu_topology,
         effective_model_type: *const ::std::os::raw::c_char,
         owned_tensors: *const *const ::std::os::raw::c_char,
         owned_tensor_count: usize,
@@ -1325,27 +1260,21 @@ extern "C" {
 extern "C" {
     pub fn eredu_parallel_model_info_topology(
         info: *const eredu_parallel_model_info,
-        tensor: *mut u64,
-        pipeline: *mut u64,
-        expert: *mut u64,
-        data: *mut u64,
+        out: *mut eredu_topology,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
-    pub fn eredu_parallel_model_info_effective_model_type(
+    pub fn eredu_parallel_model_info_get_summary(
         info: *const eredu_parallel_model_info,
-        out: *mut *const ::std::os::raw::c_char,
-        length: *mut usize,
+        out: *mut eredu_parallel_model_summary,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
     pub fn eredu_parallel_model_info_owned_tensor_count(
         info: *const eredu_parallel_model_info,
-        out: *mut usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
+    ) -> usize;
 }
 extern "C" {
     pub fn eredu_parallel_model_info_owned_tensor(
@@ -1356,26 +1285,13 @@ extern "C" {
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
-extern "C" {
-    pub fn eredu_parallel_model_info_bytes(
-        info: *const eredu_parallel_model_info,
-        local_parameter_bytes: *mut u64,
-        global_parameter_bytes: *mut u64,
-        pinned_device_parameter_bytes: *mut u64,
-        maximum_device_parameter_bytes: *mut u64,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct eredu_parallel_load_desc {
     pub struct_size: u32,
-    pub tensor: u64,
-    pub pipeline: u64,
-    pub expert: u64,
-    pub data: u64,
-    pub rank: u64,
     pub activation_dtype: eredu_activation_dtype,
+    pub topology: *const eredu_topology,
+    pub rank: u64,
     pub maximum_batch_size: i32,
     pub maximum_sequence_length: i32,
     pub completion_timeout_millis: u64,
@@ -1400,39 +1316,61 @@ pub struct eredu_drafting_plan {
 #[derive(Debug, Copy, Clone)]
 pub struct eredu_preparation_policy {
     pub struct_size: u32,
-    pub has_quantization: u8,
+    pub residency: eredu_residency_request,
     pub quantization_kind: eredu_quantization_kind,
     pub quantization_group_size: u32,
-    pub quantization_bits: u8,
-    pub residency: eredu_residency_request,
-    pub has_topology: u8,
-    pub tensor: u64,
-    pub pipeline: u64,
-    pub expert: u64,
-    pub data: u64,
+    pub topology: *const eredu_topology,
     pub required_session_capabilities: u32,
+    pub has_quantization: u8,
+    pub quantization_bits: u8,
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_load_request_info {
+    pub struct_size: u32,
+    pub state_residency: eredu_cache_residency,
+    pub required_session_capabilities: u32,
+    pub drafting: eredu_drafting_kind,
+    pub realtime_completion_cancellation: eredu_cancellation_mode,
+    pub prompt_cache_persistence: u8,
+    pub has_quantization: u8,
+    pub has_parallel_execution: u8,
+    pub max_cached_shards: u64,
+    pub realtime_completion_timeout_millis: u64,
+    pub max_draft_tokens: u64,
 }
 extern "C" {
     pub fn eredu_parallel_load_desc_init(
         desc: *mut eredu_parallel_load_desc,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
     pub fn eredu_quantization_request_init(
         request: *mut eredu_quantization_request,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
     pub fn eredu_drafting_plan_init(
         plan: *mut eredu_drafting_plan,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
     pub fn eredu_preparation_policy_init(
         policy: *mut eredu_preparation_policy,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_load_request_info_init(
+        info: *mut eredu_load_request_info,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
@@ -1519,9 +1457,9 @@ extern "C" {
     ) -> eredu_status;
 }
 extern "C" {
-    pub fn eredu_load_request_max_cached_shards(
+    pub fn eredu_load_request_get_info(
         request: *const eredu_load_request,
-        out: *mut u64,
+        out: *mut eredu_load_request_info,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
@@ -1551,47 +1489,10 @@ extern "C" {
     ) -> eredu_status;
 }
 extern "C" {
-    pub fn eredu_load_request_realtime_completion_policy(
-        request: *const eredu_load_request,
-        timeout_millis: *mut u64,
-        cancellation: *mut eredu_cancellation_mode,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_load_request_drafting(
-        request: *const eredu_load_request,
-        kind: *mut eredu_drafting_kind,
-        max_draft_tokens: *mut u64,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
     pub fn eredu_load_request_weight_residency(
         request: *const eredu_load_request,
         unit_count: u64,
         out: *mut eredu_residency_summary,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_load_request_required_session_capabilities(
-        request: *const eredu_load_request,
-        out: *mut u32,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_load_request_state_residency(
-        request: *const eredu_load_request,
-        out: *mut eredu_cache_residency,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_load_request_prompt_cache_persistence(
-        request: *const eredu_load_request,
-        out: *mut bool,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
@@ -1618,27 +1519,23 @@ extern "C" {
 #[derive(Debug, Copy, Clone)]
 pub struct eredu_check_options {
     pub struct_size: u32,
+    pub has_device_budget: u8,
     pub residency_json: *const ::std::os::raw::c_char,
     pub residency_json_length: usize,
-    pub has_device_budget: u8,
     pub device_budget_bytes: u64,
-    pub threads: u32,
 }
 extern "C" {
     pub fn eredu_check_options_init(
         options: *mut eredu_check_options,
+        size: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
 extern "C" {
     pub fn eredu_plan_world_json(
         model: *const eredu_model,
-        tensor: u64,
-        pipeline: u64,
-        expert: u64,
-        data: u64,
-        policy: eredu_policy,
-        threads: u32,
+        topology: *const eredu_topology,
+        options: *const eredu_plan_options,
         out: *mut *mut ::std::os::raw::c_char,
         length: *mut usize,
         error: *mut *mut eredu_error,
@@ -1647,11 +1544,8 @@ extern "C" {
 extern "C" {
     pub fn eredu_check_json(
         model: *const eredu_model,
-        tensor: u64,
-        pipeline: u64,
-        expert: u64,
-        data: u64,
-        policy: eredu_policy,
+        topology: *const eredu_topology,
+        plan: *const eredu_plan_options,
         options: *const eredu_check_options,
         out: *mut *mut ::std::os::raw::c_char,
         length: *mut usize,

@@ -44,29 +44,37 @@ macro_rules! rust_layout {
 fn rust_lines() -> Vec<String> {
     rust_layout! {
         eredu_linear_format { struct_size, kind, affine_group_size, affine_bits, ggml_type, block_rows, block_columns, scale_encoding }
-        eredu_linear_format_spec { struct_size, format, scale, affine_bias, has_companion_dtype, companion_dtype, raw }
+        eredu_linear_format_spec { struct_size, companion_dtype, format, scale, affine_bias, has_companion_dtype, raw }
         eredu_ggml_type_info { struct_size, code, name, block_values, block_bytes }
         eredu_member_desc { struct_size, target, shape, ndim, has_dtype, dtype, sharding, axis, segments, segment_count }
         eredu_group_scope { struct_size, kind, has_layer, layer, has_expert, expert }
-        eredu_placement { struct_size, kind, axis, rank, index, parts, start, end, runs, run_count, index_count }
-        eredu_layout_totals { struct_size, local_bytes, global_bytes, materialized_tensors, omitted_tensors, unknown_bytes_tensors }
+        eredu_group_desc { struct_size, role, name, has_partition_units, partition_units, scope }
+        eredu_group_info { struct_size, role, name, name_length, member_count, has_partition_units, partition_units, scope_kind, has_layer, has_expert, layer, expert }
+        eredu_layerwise_model_metadata_info { struct_size, residency, effective_model_type, effective_model_type_length, layer_count, static_device_bytes, layer_parameter_bytes, maximum_device_layer_bytes, maximum_host_layer_bytes, device_layer_capacity, has_quantization }
+        eredu_layout_info { struct_size, policy, rank, tensor_rank, pipeline_rank, expert_rank, data_rank, tensor_count, local_bytes, global_bytes, materialized_tensors, omitted_tensors, unknown_bytes_tensors }
+        eredu_layout_tensor_info { struct_size, role, target, target_length, logical_name, logical_name_length, global_shape, global_ndim, local_shape, local_ndim, placement, has_dtype, has_logical_units, has_logical_range, fell_back_to_replication, dtype, has_local_bytes, axis, owner_rank, shard_index, shard_parts, start, end, runs, run_count, index_count, logical_units, logical_start, logical_end, local_bytes }
         eredu_model_info { struct_size, name, has_layers, layers, has_experts, experts }
+        eredu_plan_options { struct_size, policy, threads, progress, progress_data }
         eredu_module_parameter { struct_size, id, shape, ndim, has_dtype, dtype }
-        eredu_projection { struct_size, parameters, parameter_count, placement }
-        eredu_parallel_load_desc { struct_size, tensor, pipeline, expert, data, rank, activation_dtype, maximum_batch_size, maximum_sequence_length, completion_timeout_millis, completion_cancellation }
+        eredu_projection { struct_size, placement, parameters, parameter_count }
+        eredu_parallel_model_summary { struct_size, effective_model_type, effective_model_type_length, owned_tensor_count, local_parameter_bytes, global_parameter_bytes, pinned_device_parameter_bytes, maximum_device_parameter_bytes }
+        eredu_parallel_load_desc { struct_size, activation_dtype, topology, rank, maximum_batch_size, maximum_sequence_length, completion_timeout_millis, completion_cancellation }
         eredu_quantization_request { struct_size, kind, group_size, bits }
         eredu_drafting_plan { struct_size, kind, max_draft_tokens }
-        eredu_preparation_policy { struct_size, has_quantization, quantization_kind, quantization_group_size, quantization_bits, residency, has_topology, tensor, pipeline, expert, data, required_session_capabilities }
-        eredu_offload_config { struct_size, has_device_budget, device_budget_bytes, has_host_budget, host_budget_bytes, prefetch_depth, eviction_policy }
+        eredu_preparation_policy { struct_size, residency, quantization_kind, quantization_group_size, topology, required_session_capabilities, has_quantization, quantization_bits }
+        eredu_load_request_info { struct_size, state_residency, required_session_capabilities, drafting, realtime_completion_cancellation, prompt_cache_persistence, has_quantization, has_parallel_execution, max_cached_shards, realtime_completion_timeout_millis, max_draft_tokens }
+        eredu_offload_config { struct_size, eviction_policy, device_budget_bytes, host_budget_bytes, prefetch_depth, has_device_budget, has_host_budget }
         eredu_offload_unit_desc { struct_size, id, bytes, policy, tier }
+        eredu_offload_plan_info { struct_size, eviction_policy, has_device_budget, has_host_budget, device_budget_bytes, host_budget_bytes, prefetch_depth, unit_count, planned_device_bytes, planned_host_bytes, planned_disk_bytes }
         eredu_tensor_selection { struct_size, kind, axis, start, end, indices, index_count, offset_elements, shape, ndim }
         eredu_weight_binding_desc { struct_size, name, checkpoint_key, selection, expected_bytes, logical_target }
         eredu_layerwise_options { struct_size, offload, max_cached_shards, sample_backend_memory, sample_process_memory }
-        eredu_dense_stream_options { struct_size, device_budget_bytes, host_budget_bytes, host_lookahead, background_queue_capacity, eviction_policy, max_cached_shards, sample_backend_memory, sample_process_memory }
+        eredu_dense_stream_options { struct_size, eviction_policy, device_budget_bytes, host_budget_bytes, host_lookahead, background_queue_capacity, max_cached_shards, sample_backend_memory, sample_process_memory }
         eredu_parameter_bank_options { struct_size, members, compact_bank_scratch_bytes, prefill_compact_bank_target_bytes }
         eredu_weight_residency_desc { struct_size, layers, layerwise, dense, parameter_bank_cache }
-        eredu_residency_summary { struct_size, execution_residency, offload_has_device_budget, offload_device_budget_bytes, offload_has_host_budget, offload_host_budget_bytes, offload_prefetch_depth, offload_eviction_policy, device_depth, max_cached_shards, preparation_residency, is_fully_resident, ordinary_is_fully_resident, sample_backend_memory, sample_process_memory, dense_host_lookahead, dense_background_queue_capacity, has_parameter_bank_cache, parameter_bank_has_device_budget, parameter_bank_device_budget_bytes, parameter_bank_has_host_budget, parameter_bank_host_budget_bytes, parameter_bank_prefetch_depth, parameter_bank_eviction_policy, parameter_bank_compact_scratch_bytes, parameter_bank_prefill_target_bytes }
-        eredu_check_options { struct_size, residency_json, residency_json_length, has_device_budget, device_budget_bytes, threads }
+        eredu_residency_summary { struct_size, execution_residency, preparation_residency, offload_eviction_policy, parameter_bank_eviction_policy, offload_has_device_budget, offload_has_host_budget, is_fully_resident, ordinary_is_fully_resident, sample_backend_memory, sample_process_memory, has_parameter_bank_cache, parameter_bank_has_device_budget, parameter_bank_has_host_budget, offload_device_budget_bytes, offload_host_budget_bytes, offload_prefetch_depth, device_depth, max_cached_shards, dense_host_lookahead, dense_background_queue_capacity, parameter_bank_device_budget_bytes, parameter_bank_host_budget_bytes, parameter_bank_prefetch_depth, parameter_bank_compact_scratch_bytes, parameter_bank_prefill_target_bytes }
+        eredu_topology { struct_size, tensor, pipeline, expert, data }
+        eredu_check_options { struct_size, has_device_budget, residency_json, residency_json_length, device_budget_bytes }
     }
 }
 

@@ -1,4 +1,5 @@
-//! The Rust share of issue 5's benchmark (reported, never asserted):
+//! The Rust share of the bindings benchmark (README.md, "Bindings against
+//! the command"; reported, never asserted):
 //!
 //!   cargo run --release --offline --example bench -- DESCRIPTION.json
 //!
@@ -6,9 +7,10 @@
 //! policy require) it prints, as `bench rust <figure> <value> <unit>`:
 //! `load` (bytes already in memory -> model, median ms), `plan_one` (plan
 //! rank 0 and get its eredu.layout.v1 text, median ms), `plan_all`
-//! (eredu_plan_world_json on the hardware's threads, median ms) and
-//! `accessor` (ns per call of the layout's tensor count, averaged over 10^7
-//! calls).
+//! (eredu_plan_world_json on the hardware's threads, median ms), `accessor`
+//! (ns per call of the layout's tensor count, averaged over 10^7 calls) and
+//! `tensor` (ns to read every field of one tensor through its view, averaged
+//! over 10^6 views cycling through rank 0's tensors).
 #![forbid(unsafe_code)]
 
 use std::hint::black_box;
@@ -18,6 +20,7 @@ use eredu::{plan_world_json, ModelDescription, ParallelTopology, ShardingPolicy}
 
 const RUNS: usize = 5;
 const ACCESSOR_CALLS: u32 = 10_000_000;
+const TENSOR_READS: u32 = 1_000_000;
 
 fn median_ms<T>(mut run: impl FnMut() -> T) -> (f64, T) {
     let mut times = Vec::with_capacity(RUNS);
@@ -53,7 +56,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .expect("rank 0 plans")
     });
     let (plan_all, world) =
-        median_ms(|| plan_world_json(&model, topology, policy, 0).expect("every rank plans"));
+        median_ms(|| plan_world_json(&model, topology, policy).expect("every rank plans"));
 
     let layout = model.plan_rank(topology, 0, policy)?;
     let start = Instant::now();
@@ -63,6 +66,29 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
     let accessor = start.elapsed().as_secs_f64() * 1e9 / f64::from(ACCESSOR_CALLS);
     black_box(sum);
+
+    // Every field of one tensor: the view and all its accessors.
+    let count = layout.len();
+    let start = Instant::now();
+    for read in 0..TENSOR_READS {
+        let tensor = layout
+            .get(read as usize % count)
+            .expect("an index below len");
+        black_box((
+            tensor.target(),
+            tensor.logical_name(),
+            tensor.role(),
+            tensor.dtype(),
+            tensor.global_shape(),
+            tensor.local_shape(),
+            tensor.placement(),
+            tensor.logical_units(),
+            tensor.logical_range(),
+            tensor.fell_back_to_replication(),
+            tensor.local_bytes(),
+        ));
+    }
+    let tensor = start.elapsed().as_secs_f64() * 1e9 / f64::from(TENSOR_READS);
 
     eprintln!(
         "{path}: {} bytes, {} tensors; rank 0 layout {} bytes of JSON, world {} bytes",
@@ -75,5 +101,6 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("bench rust plan_one {plan_one:.1} ms");
     println!("bench rust plan_all {plan_all:.1} ms");
     println!("bench rust accessor {accessor:.1} ns");
+    println!("bench rust tensor {tensor:.1} ns");
     Ok(())
 }

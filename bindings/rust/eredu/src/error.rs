@@ -79,6 +79,9 @@ error_codes! {
     UnsupportedModel = EREDU_E_UNSUPPORTED_MODEL,
     /// A described model disagrees with its checkpoint.
     CheckpointMismatch = EREDU_E_CHECKPOINT_MISMATCH,
+    /// A progress callback cancelled the call
+    /// ([`PlanOptions::with_progress`](crate::PlanOptions::with_progress)).
+    Cancelled = EREDU_E_CANCELLED,
     /// A library bug: an exception reached the C boundary.
     Internal = EREDU_E_INTERNAL,
     /// `ParallelPlanError::InvalidGroup`.

@@ -42,12 +42,6 @@ pub(crate) fn call_text(
     Ok(unsafe { take_text(text, length) })
 }
 
-/// The value of a call that cannot fail for a valid handle and index, which
-/// this crate guarantees; a failure is a library bug and panics.
-pub(crate) fn infallible<T>(result: Result<T>, what: &str) -> T {
-    result.unwrap_or_else(|error| panic!("liberedu rejected a valid {what} call: {error}"))
-}
-
 /// A NUL-terminated copy of `value`; a NUL byte inside is
 /// [`ErrorCode::InvalidArgument`], as the library would treat bad UTF-8.
 pub(crate) fn c_string(what: &str, value: &str) -> Result<CString> {
@@ -113,9 +107,57 @@ pub(crate) fn flag(value: bool) -> u8 {
 }
 
 /// The struct_size of a transparent struct as this crate was compiled
-/// against it (tests/layout.rs proves it equals the C compiler's size).
-/// Structs are always filled here field by field, never by a library
-/// `_init` function, which could write a newer, larger struct.
-pub(crate) fn struct_size<T>() -> u32 {
-    u32::try_from(std::mem::size_of::<T>()).expect("C API structs are small")
+/// against it (tests/layout.rs of eredu-sys proves it equals the C
+/// compiler's size). Structs are always filled here, never by a library
+/// `_init` function, which in a newer library could write a larger struct
+/// than the Rust one (docs/abi.md).
+pub(crate) const fn struct_size<T>() -> u32 {
+    let size = std::mem::size_of::<T>();
+    // docs/abi.md: a struct_size is at most 4096 bytes.
+    assert!(size <= 4096, "C API structs are small");
+    size as u32
 }
+
+/// An output struct of the C API ready to be filled: `struct_size` set to
+/// the Rust size, every other field zero or NULL. Input structs are written
+/// field by field instead, so that a field appended to a header fails to
+/// compile here until the crate sets it.
+pub(crate) trait OutputStruct: Sized {
+    fn empty() -> Self;
+}
+
+macro_rules! output_structs {
+    ($($name:ident),* $(,)?) => {
+        $(
+            impl OutputStruct for sys::$name {
+                fn empty() -> Self {
+                    // SAFETY: a plain C struct of integers, raw pointers and
+                    // optional function pointers, for which all-zero bytes
+                    // are a valid value (0, NULL, None).
+                    let mut value: Self = unsafe { std::mem::zeroed() };
+                    value.struct_size = struct_size::<Self>();
+                    value
+                }
+            }
+        )*
+    };
+}
+
+output_structs!(
+    eredu_topology,
+    eredu_layout_info,
+    eredu_layout_tensor_info,
+    eredu_group_info,
+    eredu_member_desc,
+    eredu_ggml_type_info,
+    eredu_linear_format,
+    eredu_offload_plan_info,
+    eredu_offload_unit_desc,
+    eredu_residency_summary,
+    eredu_quantization_request,
+    eredu_parallel_load_desc,
+    eredu_preparation_policy,
+    eredu_load_request_info,
+    eredu_parallel_model_summary,
+    eredu_layerwise_model_metadata_info,
+);

@@ -1,6 +1,7 @@
 //! Checkpoint encodings of linear matrices and their expansion into physical
-//! members (seed 000 `expand_linear_format_member`,
-//! `expand_linear_format_parameter_groups`; `eredu/format.h`).
+//! members (seed `expand_linear_format_member`,
+//! `expand_linear_format_parameter_groups`; `eredu/format.h`,
+//! docs/planning.md, "Linear formats" and "Expansion").
 
 use std::ffi::{c_char, CStr, CString};
 use std::ptr;
@@ -9,7 +10,7 @@ use eredu_sys as sys;
 
 use crate::enums::c_enum;
 use crate::error::Result;
-use crate::ffi::{c_string, call, flag, struct_size};
+use crate::ffi::{c_string, call, flag, struct_size, OutputStruct};
 use crate::group::{Dtype, MemberDescs, MemberList, ParameterGroupSpec, ParameterMemberSpec};
 use crate::version::ensure_compatible;
 
@@ -52,6 +53,12 @@ pub enum LinearFormat {
         /// The scale encoding.
         scale_encoding: BlockFp8ScaleEncoding,
     },
+    /// A kind this crate does not know (read back from a newer library),
+    /// kept as is; passed in, the library rejects it with `InvalidArgument`.
+    Unknown {
+        /// The `EREDU_LINEAR_FORMAT_*` value.
+        kind: sys::eredu_linear_format_kind,
+    },
 }
 
 impl LinearFormat {
@@ -90,8 +97,30 @@ impl LinearFormat {
                 raw.block_columns = block_columns;
                 raw.scale_encoding = scale_encoding.to_raw();
             }
+            Self::Unknown { kind } => raw.kind = kind,
         }
         raw
+    }
+
+    /// The format a C struct the library filled holds.
+    pub(crate) fn from_raw(raw: &sys::eredu_linear_format) -> Self {
+        match raw.kind as i32 {
+            sys::EREDU_LINEAR_FORMAT_DENSE => Self::Dense,
+            sys::EREDU_LINEAR_FORMAT_AFFINE => Self::Affine {
+                group_size: raw.affine_group_size,
+                bits: raw.affine_bits,
+            },
+            sys::EREDU_LINEAR_FORMAT_MXFP4 => Self::Mxfp4,
+            sys::EREDU_LINEAR_FORMAT_GGUF => Self::Gguf {
+                ggml_type: raw.ggml_type,
+            },
+            sys::EREDU_LINEAR_FORMAT_BLOCK_FP8 => Self::BlockFp8 {
+                block_rows: raw.block_rows,
+                block_columns: raw.block_columns,
+                scale_encoding: BlockFp8ScaleEncoding::from_raw(raw.scale_encoding),
+            },
+            _ => Self::Unknown { kind: raw.kind },
+        }
     }
 
     /// Checks the format (seed `LinearFormat::validate`).
@@ -310,7 +339,7 @@ pub fn expand_linear_format_group(
         }
     })?;
     // SAFETY: on success `out` is a new group owned by the caller.
-    Ok(unsafe { ParameterGroupSpec::from_raw(out) })
+    unsafe { ParameterGroupSpec::from_raw(out) }
 }
 
 /// Expands every group whose members `declaration` gives a format for (seed
@@ -360,13 +389,7 @@ impl GgmlTypeInfo {
         f: impl FnOnce(*mut sys::eredu_ggml_type_info, *mut *mut sys::eredu_error) -> i32,
     ) -> Result<Self> {
         ensure_compatible()?;
-        let mut info = sys::eredu_ggml_type_info {
-            struct_size: struct_size::<sys::eredu_ggml_type_info>(),
-            code: 0,
-            name: ptr::null(),
-            block_values: 0,
-            block_bytes: 0,
-        };
+        let mut info = sys::eredu_ggml_type_info::empty();
         call(|error| f(&mut info, error))?;
         let name: *const c_char = info.name;
         Ok(Self {

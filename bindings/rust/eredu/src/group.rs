@@ -1,8 +1,8 @@
-//! Logical parameter groups (seed 000: `ParameterRole`, `MemberSharding`,
+//! Logical parameter groups (seed `ParameterRole`, `MemberSharding`,
 //! `ParameterMemberSpec`, `ParameterGroupSpec`) plus the member dtype and the
-//! group scope of `eredu.groups.v1`.
+//! group scope of `eredu.groups.v1` (`eredu/group.h`; docs/planning.md).
 
-use std::ffi::{c_char, CString};
+use std::ffi::CString;
 use std::marker::PhantomData;
 use std::ops::Range;
 use std::ptr::{self, NonNull};
@@ -11,7 +11,8 @@ use eredu_sys as sys;
 
 use crate::enums::c_enum;
 use crate::error::{Error, ErrorCode, Result};
-use crate::ffi::{borrowed_slice, borrowed_str, c_string, call, flag, infallible, struct_size};
+use crate::ffi::{borrowed_slice, borrowed_str, c_string, call, flag, struct_size, OutputStruct};
+use crate::offload::option;
 use crate::version::ensure_compatible;
 
 c_enum! {
@@ -330,6 +331,9 @@ pub enum GroupScope {
         /// The routed expert (0-based) whose expert rank owns the group.
         expert: Option<u64>,
     },
+    /// A scope kind this crate does not know (from a newer library), kept as
+    /// is; passed in, the library rejects it with `InvalidArgument`.
+    Unknown(sys::eredu_scope_kind),
 }
 
 impl GroupScope {
@@ -341,6 +345,7 @@ impl GroupScope {
             Self::OutputHead => (kind(sys::EREDU_SCOPE_OUTPUT_HEAD), None, None),
             Self::TiedEmbedding => (kind(sys::EREDU_SCOPE_TIED_EMBEDDING), None, None),
             Self::Indexed { layer, expert } => (kind(sys::EREDU_SCOPE_INDEXED), layer, expert),
+            Self::Unknown(raw) => (raw, None, None),
         };
         sys::eredu_group_scope {
             struct_size: struct_size::<sys::eredu_group_scope>(),
@@ -351,19 +356,36 @@ impl GroupScope {
             expert: expert.unwrap_or(0),
         }
     }
+
+    /// The scope a group's info reports.
+    fn from_info(info: &sys::eredu_group_info) -> Self {
+        match info.scope_kind as i32 {
+            sys::EREDU_SCOPE_ALL => Self::All,
+            sys::EREDU_SCOPE_EMBEDDING => Self::Embedding,
+            sys::EREDU_SCOPE_OUTPUT_HEAD => Self::OutputHead,
+            sys::EREDU_SCOPE_TIED_EMBEDDING => Self::TiedEmbedding,
+            sys::EREDU_SCOPE_INDEXED => Self::Indexed {
+                layer: option(info.has_layer, info.layer),
+                expert: option(info.has_expert, info.expert),
+            },
+            _ => Self::Unknown(info.scope_kind),
+        }
+    }
 }
 
 /// An atomic logical parameter and all of its physical checkpoint
 /// companions (seed `ParameterGroupSpec`): an immutable, validated
-/// `eredu_group` handle, freed on drop.
+/// `eredu_group` handle, freed on drop. Its name, role, units, member count
+/// and scope (`eredu_group_get_info`) are read once, when it is built.
 pub struct ParameterGroupSpec {
     raw: NonNull<sys::eredu_group>,
+    info: sys::eredu_group_info,
 }
 
 // SAFETY: an eredu_group is immutable once built and may be read from any
 // number of threads at once; the handle may move between threads
 // (eredu/group.h). Only eredu_group_free needs exclusive access, which
-// Drop has.
+// Drop has. The cached info's name points into the immutable group.
 unsafe impl Send for ParameterGroupSpec {}
 // SAFETY: as above: every call through &self only reads the group.
 unsafe impl Sync for ParameterGroupSpec {}
@@ -400,7 +422,7 @@ impl ParameterGroupSpec {
     }
 
     /// A group with an optional partition and an ownership scope
-    /// (`eredu_group_new`).
+    /// (`eredu_group_new` with an `eredu_group_desc`).
     ///
     /// # Errors
     /// As [`ParameterGroupSpec::new`]; an `Indexed` scope with neither layer
@@ -417,36 +439,40 @@ impl ParameterGroupSpec {
         let members: Vec<ParameterMemberSpec> = members.into_iter().collect();
         let descs = MemberDescs::new(&members)?;
         let scope = scope.to_raw();
+        let desc = sys::eredu_group_desc {
+            struct_size: struct_size::<sys::eredu_group_desc>(),
+            role: role.to_raw(),
+            name: name.as_ptr(),
+            has_partition_units: flag(partition_units.is_some()),
+            partition_units: partition_units.unwrap_or(0),
+            scope: &scope,
+        };
         let mut out = ptr::null_mut();
         call(|error| {
             // SAFETY: every pointer is valid for the call; the library copies
             // everything it keeps.
-            unsafe {
-                sys::eredu_group_new(
-                    name.as_ptr(),
-                    role.to_raw(),
-                    flag(partition_units.is_some()),
-                    partition_units.unwrap_or(0),
-                    &scope,
-                    descs.as_ptr(),
-                    descs.len(),
-                    &mut out,
-                    error,
-                )
-            }
+            unsafe { sys::eredu_group_new(&desc, descs.as_ptr(), descs.len(), &mut out, error) }
         })?;
         // SAFETY: on success `out` is a new group owned by the caller.
-        Ok(unsafe { Self::from_raw(out) })
+        unsafe { Self::from_raw(out) }
     }
 
-    /// Takes ownership of a group handle.
+    /// Takes ownership of a group handle and reads its info.
     ///
     /// # Safety
     /// `raw` is a non-NULL group the caller owns and does not free.
-    pub(crate) unsafe fn from_raw(raw: *mut sys::eredu_group) -> Self {
-        Self {
+    pub(crate) unsafe fn from_raw(raw: *mut sys::eredu_group) -> Result<Self> {
+        let mut group = Self {
             raw: NonNull::new(raw).expect("liberedu returned a NULL group on success"),
-        }
+            info: sys::eredu_group_info::empty(),
+        };
+        let mut info = sys::eredu_group_info::empty();
+        call(|error| {
+            // SAFETY: a live group and a struct with its struct_size.
+            unsafe { sys::eredu_group_get_info(group.as_ptr(), &mut info, error) }
+        })?;
+        group.info = info;
+        Ok(group)
     }
 
     /// The handle, for calls that borrow it.
@@ -456,75 +482,49 @@ impl ParameterGroupSpec {
 
     /// The stable logical name.
     pub fn logical_name(&self) -> &str {
-        let mut text: *const c_char = ptr::null();
-        let mut length = 0;
-        infallible(
-            call(|error| {
-                // SAFETY: a live group and valid out-pointers.
-                unsafe { sys::eredu_group_name(self.as_ptr(), &mut text, &mut length, error) }
-            }),
-            "eredu_group_name",
-        );
         // SAFETY: borrowed from the group, valid while `self` lives.
-        unsafe { borrowed_str(text, length) }
+        unsafe { borrowed_str(self.info.name, self.info.name_length) }
     }
 
     /// The semantic role.
-    pub fn role(&self) -> ParameterRole {
-        let mut role = 0;
-        infallible(
-            call(|error| {
-                // SAFETY: a live group and a valid out-pointer.
-                unsafe { sys::eredu_group_role(self.as_ptr(), &mut role, error) }
-            }),
-            "eredu_group_role",
-        );
-        ParameterRole::from_raw(role)
+    pub const fn role(&self) -> ParameterRole {
+        ParameterRole::from_raw(self.info.role)
     }
 
     /// The shared logical-unit count, when the group is partitioned.
-    pub fn partition_units(&self) -> Option<u64> {
-        let mut units = 0;
-        let mut present = false;
-        infallible(
-            call(|error| {
-                // SAFETY: a live group and valid out-pointers.
-                unsafe {
-                    sys::eredu_group_partition_units(self.as_ptr(), &mut units, &mut present, error)
-                }
-            }),
-            "eredu_group_partition_units",
-        );
-        present.then_some(units)
+    pub const fn partition_units(&self) -> Option<u64> {
+        option(self.info.has_partition_units, self.info.partition_units)
+    }
+
+    /// The pipeline/expert ownership scope.
+    pub fn scope(&self) -> GroupScope {
+        GroupScope::from_info(&self.info)
     }
 
     /// The number of physical members.
-    pub fn member_count(&self) -> usize {
-        let mut count = 0;
-        infallible(
-            call(|error| {
-                // SAFETY: a live group and a valid out-pointer.
-                unsafe { sys::eredu_group_member_count(self.as_ptr(), &mut count, error) }
-            }),
-            "eredu_group_member_count",
-        );
-        count
+    pub const fn member_count(&self) -> usize {
+        self.info.member_count
     }
 
-    /// The physical members, copied (seed `ParameterGroupSpec::members`).
+    /// The physical members, copied (seed `ParameterGroupSpec::members`):
+    /// one `eredu_group_member` call each.
     ///
     /// # Errors
-    /// [`ErrorCode::OutOfMemory`]; [`ErrorCode::InvalidArgument`] for a
-    /// sharding kind from a newer library.
+    /// [`ErrorCode::InvalidArgument`] for a sharding kind from a newer
+    /// library.
     pub fn members(&self) -> Result<Vec<ParameterMemberSpec>> {
-        let mut list = ptr::null_mut();
-        call(|error| {
-            // SAFETY: a live group and a valid out-pointer.
-            unsafe { sys::eredu_group_members(self.as_ptr(), &mut list, error) }
-        })?;
-        // SAFETY: on success `list` is a new member list owned here.
-        let list = unsafe { MemberList::from_raw(list) };
-        list.to_vec()
+        (0..self.member_count())
+            .map(|index| {
+                let mut desc = sys::eredu_member_desc::empty();
+                call(|error| {
+                    // SAFETY: a live group, an index below its member count
+                    // and a descriptor with its struct_size.
+                    unsafe { sys::eredu_group_member(self.as_ptr(), index, &mut desc, error) }
+                })?;
+                // SAFETY: the descriptor borrows from the group, alive here.
+                unsafe { ParameterMemberSpec::from_desc(&desc) }
+            })
+            .collect()
     }
 }
 
@@ -561,14 +561,11 @@ impl MemberList {
     }
 
     pub(crate) fn to_vec(&self) -> Result<Vec<ParameterMemberSpec>> {
-        let mut count = 0;
-        call(|error| {
-            // SAFETY: a live list and a valid out-pointer.
-            unsafe { sys::eredu_member_list_count(self.raw.as_ptr(), &mut count, error) }
-        })?;
+        // SAFETY: a live list.
+        let count = unsafe { sys::eredu_member_list_count(self.raw.as_ptr()) };
         (0..count)
             .map(|index| {
-                let mut desc = empty_member_desc();
+                let mut desc = sys::eredu_member_desc::empty();
                 call(|error| {
                     // SAFETY: a live list, an index below its count and a
                     // descriptor with its struct_size set.
@@ -587,21 +584,5 @@ impl Drop for MemberList {
     fn drop(&mut self) {
         // SAFETY: the handle is owned, live, and freed exactly once.
         unsafe { sys::eredu_member_list_free(self.raw.as_ptr()) }
-    }
-}
-
-/// A member descriptor with its struct_size set and everything else empty.
-pub(crate) fn empty_member_desc() -> sys::eredu_member_desc {
-    sys::eredu_member_desc {
-        struct_size: struct_size::<sys::eredu_member_desc>(),
-        target: ptr::null(),
-        shape: ptr::null(),
-        ndim: 0,
-        has_dtype: 0,
-        dtype: 0,
-        sharding: 0,
-        axis: 0,
-        segments: ptr::null(),
-        segment_count: 0,
     }
 }

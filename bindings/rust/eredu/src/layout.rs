@@ -1,60 +1,36 @@
 //! The plan of one rank (seed `LocalModelLayout` of `LocalTensorLayout`
-//! entries with a `TensorPlacement`), read through borrowed views.
+//! entries with a `TensorPlacement`), read through borrowed views: one
+//! `eredu_layout_get_tensor_info` call per view.
 
-use std::ffi::{c_char, CString};
+use std::ffi::CString;
+use std::marker::PhantomData;
 use std::ops::Range;
-use std::ptr::{self, NonNull};
+use std::ptr::NonNull;
 
 use eredu_sys as sys;
 
 use crate::error::{ErrorCode, Result};
-use crate::ffi::{borrowed_slice, borrowed_str, call, call_text, infallible, struct_size};
+use crate::ffi::{borrowed_slice, borrowed_str, call, call_text, OutputStruct};
 use crate::group::{Dtype, ParameterRole};
-use crate::plan::{ParallelCoordinates, ParallelTopology, ShardingPolicy};
-
-/// A layout getter writing one value.
-type LayoutGetter<T> = unsafe extern "C" fn(
-    *const sys::eredu_layout,
-    *mut T,
-    *mut *mut sys::eredu_error,
-) -> sys::eredu_status;
-
-/// A per-tensor getter writing one value.
-type TensorGetter<T> = unsafe extern "C" fn(
-    *const sys::eredu_layout,
-    usize,
-    *mut T,
-    *mut *mut sys::eredu_error,
-) -> sys::eredu_status;
-
-/// A per-tensor getter writing a value and whether it is present.
-type OptionalTensorGetter<T> = unsafe extern "C" fn(
-    *const sys::eredu_layout,
-    usize,
-    *mut T,
-    *mut bool,
-    *mut *mut sys::eredu_error,
-) -> sys::eredu_status;
-
-/// A per-tensor getter lending an array of `T` (pointer and length).
-type BorrowedTensorGetter<T> = unsafe extern "C" fn(
-    *const sys::eredu_layout,
-    usize,
-    *mut *const T,
-    *mut usize,
-    *mut *mut sys::eredu_error,
-) -> sys::eredu_status;
+use crate::offload::option;
+use crate::plan::ShardingPolicy;
+use crate::topology::{ParallelCoordinates, ParallelTopology};
 
 /// The immutable plan of one rank (`eredu_layout`), freed on drop. Tensors
 /// are addressed by index in byte-wise ascending order of target, or by
-/// target; every view borrows the layout.
+/// target; every view borrows the layout. The layout's own figures (its
+/// topology, rank, policy and totals: `eredu_layout_topology` and
+/// `eredu_layout_get_info`) are read once, when it is planned.
 pub struct LocalModelLayout {
     raw: NonNull<sys::eredu_layout>,
+    topology: ParallelTopology,
+    info: sys::eredu_layout_info,
 }
 
 // SAFETY: an eredu_layout is immutable; any number of threads may read it at
 // once and the handle may move between threads (eredu/layout.h). Only
-// eredu_layout_free needs exclusive access, which Drop has.
+// eredu_layout_free needs exclusive access, which Drop has. The cached info
+// holds integers only.
 unsafe impl Send for LocalModelLayout {}
 // SAFETY: as above: every call through &self only reads the layout.
 unsafe impl Sync for LocalModelLayout {}
@@ -75,14 +51,30 @@ pub struct LayoutTotals {
 }
 
 impl LocalModelLayout {
-    /// Takes ownership of a layout handle.
+    /// Takes ownership of a layout handle and reads its figures.
     ///
     /// # Safety
     /// `raw` is a non-NULL layout the caller owns and does not free.
-    pub(crate) unsafe fn from_raw(raw: *mut sys::eredu_layout) -> Self {
-        Self {
-            raw: NonNull::new(raw).expect("liberedu returned a NULL layout on success"),
-        }
+    pub(crate) unsafe fn from_raw(raw: *mut sys::eredu_layout) -> Result<Self> {
+        let raw = NonNull::new(raw).expect("liberedu returned a NULL layout on success");
+        let mut layout = Self {
+            raw,
+            topology: ParallelTopology::default(),
+            info: sys::eredu_layout_info::empty(),
+        };
+        let mut topology = sys::eredu_topology::empty();
+        call(|error| {
+            // SAFETY: a live layout and a struct with its struct_size.
+            unsafe { sys::eredu_layout_topology(layout.as_ptr(), &mut topology, error) }
+        })?;
+        layout.topology = ParallelTopology::from_raw(&topology);
+        let mut info = sys::eredu_layout_info::empty();
+        call(|error| {
+            // SAFETY: a live layout and a struct with its struct_size.
+            unsafe { sys::eredu_layout_get_info(layout.as_ptr(), &mut info, error) }
+        })?;
+        layout.info = info;
+        Ok(layout)
     }
 
     /// The handle, for calls that borrow it.
@@ -90,115 +82,73 @@ impl LocalModelLayout {
         self.raw.as_ptr()
     }
 
-    /// Reads one value of the layout through a getter that cannot fail.
-    fn value<T: Default>(&self, what: &str, getter: LayoutGetter<T>) -> T {
-        let mut value = T::default();
-        infallible(
-            call(|error| {
-                // SAFETY: a live layout and a valid out-pointer.
-                unsafe { getter(self.as_ptr(), &mut value, error) }
-            }),
-            what,
-        );
-        value
-    }
-
     /// The number of planned physical tensors (materialized or omitted).
-    pub fn len(&self) -> usize {
-        self.value("eredu_layout_tensor_count", sys::eredu_layout_tensor_count)
+    pub const fn len(&self) -> usize {
+        self.info.tensor_count
     }
 
     /// Whether no physical tensors were planned.
-    pub fn is_empty(&self) -> bool {
+    pub const fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     /// The topology the layout was planned for.
-    pub fn topology(&self) -> ParallelTopology {
-        let mut topology = ParallelTopology::default();
-        infallible(
-            call(|error| {
-                // SAFETY: a live layout and valid out-pointers.
-                unsafe {
-                    sys::eredu_layout_topology(
-                        self.as_ptr(),
-                        &mut topology.tensor,
-                        &mut topology.pipeline,
-                        &mut topology.expert,
-                        &mut topology.data,
-                        error,
-                    )
-                }
-            }),
-            "eredu_layout_topology",
-        );
-        topology
+    pub const fn topology(&self) -> ParallelTopology {
+        self.topology
     }
 
     /// The global rank the layout was planned for.
-    pub fn rank(&self) -> u64 {
-        self.value("eredu_layout_rank", sys::eredu_layout_rank)
+    pub const fn rank(&self) -> u64 {
+        self.info.rank
     }
 
     /// The rank's coordinate on every axis.
-    pub fn coordinates(&self) -> ParallelCoordinates {
-        let mut at = ParallelCoordinates::default();
-        infallible(
-            call(|error| {
-                // SAFETY: a live layout and valid out-pointers.
-                unsafe {
-                    sys::eredu_layout_coordinates(
-                        self.as_ptr(),
-                        &mut at.tensor,
-                        &mut at.pipeline,
-                        &mut at.expert,
-                        &mut at.data,
-                        error,
-                    )
-                }
-            }),
-            "eredu_layout_coordinates",
-        );
-        at
+    pub const fn coordinates(&self) -> ParallelCoordinates {
+        ParallelCoordinates {
+            tensor: self.info.tensor_rank,
+            pipeline: self.info.pipeline_rank,
+            expert: self.info.expert_rank,
+            data: self.info.data_rank,
+        }
     }
 
     /// The policy the layout was planned with.
-    pub fn policy(&self) -> ShardingPolicy {
-        ShardingPolicy::from_raw(self.value("eredu_layout_policy", sys::eredu_layout_policy))
+    pub const fn policy(&self) -> ShardingPolicy {
+        ShardingPolicy::from_raw(self.info.policy)
     }
 
     /// The byte and tensor totals.
-    pub fn totals(&self) -> LayoutTotals {
-        let mut totals = sys::eredu_layout_totals {
-            struct_size: struct_size::<sys::eredu_layout_totals>(),
-            local_bytes: 0,
-            global_bytes: 0,
-            materialized_tensors: 0,
-            omitted_tensors: 0,
-            unknown_bytes_tensors: 0,
-        };
-        infallible(
-            call(|error| {
-                // SAFETY: a live layout and a struct with its struct_size.
-                unsafe { sys::eredu_layout_get_totals(self.as_ptr(), &mut totals, error) }
-            }),
-            "eredu_layout_get_totals",
-        );
+    pub const fn totals(&self) -> LayoutTotals {
         LayoutTotals {
-            local_bytes: totals.local_bytes,
-            global_bytes: totals.global_bytes,
-            materialized_tensors: totals.materialized_tensors,
-            omitted_tensors: totals.omitted_tensors,
-            unknown_bytes_tensors: totals.unknown_bytes_tensors,
+            local_bytes: self.info.local_bytes,
+            global_bytes: self.info.global_bytes,
+            materialized_tensors: self.info.materialized_tensors,
+            omitted_tensors: self.info.omitted_tensors,
+            unknown_bytes_tensors: self.info.unknown_bytes_tensors,
         }
     }
 
     /// Tensor `index` (0-based, in target order), or `None` past the end.
+    ///
+    /// # Panics
+    /// If the library refuses an index below [`LocalModelLayout::len`],
+    /// which it cannot unless it is broken.
     pub fn get(&self, index: usize) -> Option<LocalTensorLayout<'_>> {
-        (index < self.len()).then_some(LocalTensorLayout {
-            layout: self,
-            index,
+        (index < self.len()).then(|| self.tensor_at(index))
+    }
+
+    /// The view of tensor `index < len()`: one library call.
+    fn tensor_at(&self, index: usize) -> LocalTensorLayout<'_> {
+        let mut info = sys::eredu_layout_tensor_info::empty();
+        call(|error| {
+            // SAFETY: a live layout, an index below its count and a struct
+            // with its struct_size.
+            unsafe { sys::eredu_layout_get_tensor_info(self.as_ptr(), index, &mut info, error) }
         })
+        .expect("liberedu refused a tensor index below the layout's tensor count");
+        // SAFETY: the strings and arrays of `info` are borrowed from this
+        // layout, valid as long as the returned view borrows it.
+        unsafe { LocalTensorLayout::from_info(index, &info) }
     }
 
     /// One physical tensor layout by checkpoint target (binary search).
@@ -213,10 +163,7 @@ impl LocalModelLayout {
                 sys::eredu_layout_find_tensor(self.as_ptr(), target.as_ptr(), &mut index, error)
             }
         }) {
-            Ok(()) => Some(LocalTensorLayout {
-                layout: self,
-                index,
-            }),
+            Ok(()) => Some(self.tensor_at(index)),
             Err(error) if error.code() == ErrorCode::NotFound => None,
             Err(error) if error.code() == ErrorCode::InvalidArgument => None,
             Err(error) => {
@@ -227,17 +174,25 @@ impl LocalModelLayout {
 
     /// Whether a physical target was planned.
     pub fn contains(&self, target: &str) -> bool {
-        self.tensor(target).is_some()
+        let Ok(target) = CString::new(target) else {
+            return false;
+        };
+        let mut index = 0;
+        call(|error| {
+            // SAFETY: a live layout, a NUL-terminated target and a valid
+            // out-pointer.
+            unsafe {
+                sys::eredu_layout_find_tensor(self.as_ptr(), target.as_ptr(), &mut index, error)
+            }
+        })
+        .is_ok()
     }
 
     /// The physical layouts with their targets, in target order (seed
     /// `LocalModelLayout::tensors`).
     pub fn tensors(&self) -> impl ExactSizeIterator<Item = (&str, LocalTensorLayout<'_>)> + '_ {
         (0..self.len()).map(move |index| {
-            let tensor = LocalTensorLayout {
-                layout: self,
-                index,
-            };
+            let tensor = self.tensor_at(index);
             (tensor.target(), tensor)
         })
     }
@@ -274,85 +229,89 @@ impl std::fmt::Debug for LocalModelLayout {
 }
 
 /// Rank-local shape and placement of one planned physical tensor (seed
-/// `LocalTensorLayout`): a view borrowing its layout. Every accessor reads
-/// the layout; strings and shapes are borrowed from it.
+/// `LocalTensorLayout`): a view borrowing its layout, filled by one
+/// `eredu_layout_get_tensor_info` call; strings and shapes are borrowed from
+/// the layout, the accessors read fields.
 #[derive(Clone, Copy)]
 pub struct LocalTensorLayout<'a> {
-    layout: &'a LocalModelLayout,
     index: usize,
+    target: &'a str,
+    logical_name: &'a str,
+    role: ParameterRole,
+    dtype: Option<Dtype>,
+    global_shape: &'a [u64],
+    local_shape: &'a [u64],
+    placement: TensorPlacement<'a>,
+    logical_units: Option<u64>,
+    logical_range: Option<(u64, u64)>,
+    fell_back_to_replication: bool,
+    local_bytes: Option<u64>,
+    _layout: PhantomData<&'a LocalModelLayout>,
 }
 
 impl<'a> LocalTensorLayout<'a> {
-    /// Reads one value of the tensor through a getter that cannot fail.
-    fn value<T: Default>(&self, what: &str, getter: TensorGetter<T>) -> T {
-        let mut value = T::default();
-        infallible(
-            call(|error| {
-                // SAFETY: a live layout, an index below its count and a valid
-                // out-pointer.
-                unsafe { getter(self.layout.as_ptr(), self.index, &mut value, error) }
-            }),
-            what,
-        );
-        value
-    }
-
-    /// Reads one value of the tensor that may be absent.
-    fn optional<T: Default>(&self, what: &str, getter: OptionalTensorGetter<T>) -> Option<T> {
-        let mut value = T::default();
-        let mut present = false;
-        infallible(
-            call(|error| {
-                // SAFETY: a live layout, an index below its count and valid
-                // out-pointers.
-                unsafe {
-                    getter(
-                        self.layout.as_ptr(),
-                        self.index,
-                        &mut value,
-                        &mut present,
-                        error,
-                    )
-                }
-            }),
-            what,
-        );
-        present.then_some(value)
-    }
-
-    /// The pointer and length of an array of `T` the layout lends.
-    fn borrowed<T>(&self, what: &str, getter: BorrowedTensorGetter<T>) -> (*const T, usize) {
-        let mut data = ptr::null();
-        let mut length = 0;
-        infallible(
-            call(|error| {
-                // SAFETY: a live layout, an index below its count and valid
-                // out-pointers.
-                unsafe {
-                    getter(
-                        self.layout.as_ptr(),
-                        self.index,
-                        &mut data,
-                        &mut length,
-                        error,
-                    )
-                }
-            }),
-            what,
-        );
-        (data, length)
-    }
-
-    fn string(&self, what: &str, getter: BorrowedTensorGetter<c_char>) -> &'a str {
-        let (text, length) = self.borrowed(what, getter);
-        // SAFETY: borrowed from the layout, valid for 'a.
-        unsafe { borrowed_str(text, length) }
-    }
-
-    fn shape(&self, what: &str, getter: BorrowedTensorGetter<u64>) -> &'a [u64] {
-        let (shape, ndim) = self.borrowed(what, getter);
-        // SAFETY: borrowed from the layout, valid for 'a.
-        unsafe { borrowed_slice(shape, ndim) }
+    /// The view of a tensor record the library filled.
+    ///
+    /// # Safety
+    /// The strings and arrays `info` points to stay valid and unchanged for
+    /// `'a`.
+    unsafe fn from_info(index: usize, info: &sys::eredu_layout_tensor_info) -> Self {
+        let placement = match info.placement as i32 {
+            sys::EREDU_PLACEMENT_REPLICATED => TensorPlacement::Replicated,
+            sys::EREDU_PLACEMENT_LOCAL => TensorPlacement::Local,
+            sys::EREDU_PLACEMENT_OMIT => TensorPlacement::Omit,
+            sys::EREDU_PLACEMENT_RANK => TensorPlacement::Rank {
+                rank: info.owner_rank,
+            },
+            sys::EREDU_PLACEMENT_SHARD => TensorPlacement::Shard {
+                axis: info.axis,
+                index: info.shard_index,
+                parts: info.shard_parts,
+            },
+            sys::EREDU_PLACEMENT_RANGE => TensorPlacement::Range {
+                axis: info.axis,
+                start: info.start,
+                end: info.end,
+            },
+            sys::EREDU_PLACEMENT_INDICES => TensorPlacement::Indices {
+                axis: info.axis,
+                indices: IndexRuns {
+                    // SAFETY: `run_count` {start, end} pairs valid for 'a
+                    // (the caller's promise); [u64; 2] has the layout of two
+                    // consecutive u64.
+                    runs: unsafe { borrowed_slice(info.runs.cast::<[u64; 2]>(), info.run_count) },
+                    count: info.index_count,
+                },
+            },
+            _ => TensorPlacement::Unknown {
+                kind: info.placement,
+            },
+        };
+        // SAFETY: valid for 'a, the caller's promise.
+        let (target, logical_name, global_shape, local_shape) = unsafe {
+            (
+                borrowed_str(info.target, info.target_length),
+                borrowed_str(info.logical_name, info.logical_name_length),
+                borrowed_slice(info.global_shape, info.global_ndim),
+                borrowed_slice(info.local_shape, info.local_ndim),
+            )
+        };
+        Self {
+            index,
+            target,
+            logical_name,
+            role: ParameterRole::from_raw(info.role),
+            dtype: (info.has_dtype != 0).then(|| Dtype::from_raw(info.dtype)),
+            global_shape,
+            local_shape,
+            placement,
+            logical_units: option(info.has_logical_units, info.logical_units),
+            logical_range: (info.has_logical_range != 0)
+                .then_some((info.logical_start, info.logical_end)),
+            fell_back_to_replication: info.fell_back_to_replication != 0,
+            local_bytes: option(info.has_local_bytes, info.local_bytes),
+            _layout: PhantomData,
+        }
     }
 
     /// The position of the tensor in the layout (target order).
@@ -361,158 +320,61 @@ impl<'a> LocalTensorLayout<'a> {
     }
 
     /// The checkpoint target.
-    pub fn target(&self) -> &'a str {
-        self.string(
-            "eredu_layout_tensor_target",
-            sys::eredu_layout_tensor_target,
-        )
+    pub const fn target(&self) -> &'a str {
+        self.target
     }
 
     /// The logical parameter group name.
-    pub fn logical_name(&self) -> &'a str {
-        self.string(
-            "eredu_layout_tensor_logical_name",
-            sys::eredu_layout_tensor_logical_name,
-        )
+    pub const fn logical_name(&self) -> &'a str {
+        self.logical_name
     }
 
     /// The semantic parameter role.
-    pub fn role(&self) -> ParameterRole {
-        ParameterRole::from_raw(
-            self.value("eredu_layout_tensor_role", sys::eredu_layout_tensor_role),
-        )
+    pub const fn role(&self) -> ParameterRole {
+        self.role
     }
 
     /// The element type, when the member has one.
-    pub fn dtype(&self) -> Option<Dtype> {
-        self.optional("eredu_layout_tensor_dtype", sys::eredu_layout_tensor_dtype)
-            .map(Dtype::from_raw)
+    pub const fn dtype(&self) -> Option<Dtype> {
+        self.dtype
     }
 
     /// The checkpoint-global shape, in elements.
-    pub fn global_shape(&self) -> &'a [u64] {
-        self.shape(
-            "eredu_layout_tensor_global_shape",
-            sys::eredu_layout_tensor_global_shape,
-        )
+    pub const fn global_shape(&self) -> &'a [u64] {
+        self.global_shape
     }
 
     /// The shape materialized on this rank, in elements (empty when
     /// omitted).
-    pub fn local_shape(&self) -> &'a [u64] {
-        self.shape(
-            "eredu_layout_tensor_local_shape",
-            sys::eredu_layout_tensor_local_shape,
-        )
+    pub const fn local_shape(&self) -> &'a [u64] {
+        self.local_shape
     }
 
     /// The placement decision.
-    pub fn placement(&self) -> TensorPlacement<'a> {
-        let mut p = sys::eredu_placement {
-            struct_size: struct_size::<sys::eredu_placement>(),
-            kind: 0,
-            axis: 0,
-            rank: 0,
-            index: 0,
-            parts: 0,
-            start: 0,
-            end: 0,
-            runs: ptr::null(),
-            run_count: 0,
-            index_count: 0,
-        };
-        infallible(
-            call(|error| {
-                // SAFETY: a live layout, a valid index and a struct with its
-                // struct_size.
-                unsafe {
-                    sys::eredu_layout_tensor_placement(
-                        self.layout.as_ptr(),
-                        self.index,
-                        &mut p,
-                        error,
-                    )
-                }
-            }),
-            "eredu_layout_tensor_placement",
-        );
-        match p.kind as i32 {
-            sys::EREDU_PLACEMENT_REPLICATED => TensorPlacement::Replicated,
-            sys::EREDU_PLACEMENT_LOCAL => TensorPlacement::Local,
-            sys::EREDU_PLACEMENT_OMIT => TensorPlacement::Omit,
-            sys::EREDU_PLACEMENT_RANK => TensorPlacement::Rank { rank: p.rank },
-            sys::EREDU_PLACEMENT_SHARD => TensorPlacement::Shard {
-                axis: p.axis,
-                index: p.index,
-                parts: p.parts,
-            },
-            sys::EREDU_PLACEMENT_RANGE => TensorPlacement::Range {
-                axis: p.axis,
-                start: p.start,
-                end: p.end,
-            },
-            sys::EREDU_PLACEMENT_INDICES => TensorPlacement::Indices {
-                axis: p.axis,
-                indices: IndexRuns {
-                    // SAFETY: `run_count` {start, end} pairs borrowed from the
-                    // layout, valid for 'a; [u64; 2] has the layout of two
-                    // consecutive u64.
-                    runs: unsafe { borrowed_slice(p.runs.cast::<[u64; 2]>(), p.run_count) },
-                    count: p.index_count,
-                },
-            },
-            _ => TensorPlacement::Unknown { kind: p.kind },
-        }
+    pub const fn placement(&self) -> TensorPlacement<'a> {
+        self.placement
     }
 
     /// The size of the complete semantic partition domain, when the group is
     /// partitioned (also after a fallback or when omitted).
-    pub fn logical_units(&self) -> Option<u64> {
-        self.optional(
-            "eredu_layout_tensor_logical_units",
-            sys::eredu_layout_tensor_logical_units,
-        )
+    pub const fn logical_units(&self) -> Option<u64> {
+        self.logical_units
     }
 
     /// The logical units this rank owns, in the group's semantic domain.
     pub fn logical_range(&self) -> Option<Range<u64>> {
-        let mut start = 0;
-        let mut end = 0;
-        let mut present = false;
-        infallible(
-            call(|error| {
-                // SAFETY: a live layout, a valid index and out-pointers.
-                unsafe {
-                    sys::eredu_layout_tensor_logical_range(
-                        self.layout.as_ptr(),
-                        self.index,
-                        &mut start,
-                        &mut end,
-                        &mut present,
-                        error,
-                    )
-                }
-            }),
-            "eredu_layout_tensor_logical_range",
-        );
-        present.then_some(start..end)
+        self.logical_range.map(|(start, end)| start..end)
     }
 
     /// Whether permissive planning replicated an unsupported shard.
-    pub fn fell_back_to_replication(&self) -> bool {
-        self.value(
-            "eredu_layout_tensor_fell_back",
-            sys::eredu_layout_tensor_fell_back,
-        )
+    pub const fn fell_back_to_replication(&self) -> bool {
+        self.fell_back_to_replication
     }
 
     /// The bytes the tensor occupies on this rank: 0 when omitted, `None`
     /// for a materialized tensor without a dtype.
-    pub fn local_bytes(&self) -> Option<u64> {
-        self.optional(
-            "eredu_layout_tensor_local_bytes",
-            sys::eredu_layout_tensor_local_bytes,
-        )
+    pub const fn local_bytes(&self) -> Option<u64> {
+        self.local_bytes
     }
 }
 

@@ -3,11 +3,11 @@
 //! topology it says which slice of every checkpoint tensor the rank
 //! materializes, before a single weight byte is read.
 //!
-//! The names mirror the seed crates (`ParameterGroupSpec`,
+//! The names mirror the seeds (`ParameterGroupSpec`,
 //! `ParameterMemberSpec`, `MemberSharding`, `ParameterRole`, `plan_rank`,
-//! `LocalModelLayout`, `TensorPlacement`, `ShardingPolicy`, …), so code
-//! written against them can switch to this crate. Dimensions, ranks and bytes
-//! are `u64` as in the C ABI.
+//! `LocalModelLayout`, `TensorPlacement`, `ShardingPolicy`, …; docs/seeds.md),
+//! so code written against them can switch to this crate. Dimensions, ranks
+//! and bytes are `u64` as in the C ABI.
 //!
 //! ```
 //! use eredu::{
@@ -34,6 +34,18 @@
 //! # }
 //! ```
 //!
+//! Planning takes a [`ParallelTopology`] value and [`PlanOptions`]: the
+//! [`ShardingPolicy`] (a policy alone converts into options), the threads
+//! the library may use (1: the calling thread only) and, for
+//! [`plan_world_json`] and [`check_json`], a progress closure that may
+//! cancel the call ([`ErrorCode::Cancelled`]).
+//!
+//! Reading is cheap: a layout's rank, coordinates, policy and totals, a
+//! group's name, role and units and an offload plan's figures are read once
+//! when the handle is built; a tensor view ([`LocalTensorLayout`]) is filled
+//! by one library call and its accessors read fields; counts are plain
+//! values.
+//!
 //! Errors are [`Error`] values carrying the status code ([`ErrorCode`], with
 //! an `Unknown` arm for codes of a newer library), its stable name and the
 //! library's message. Before its first library call every constructor checks
@@ -42,7 +54,8 @@
 //!
 //! Ownership and threads follow the header: handles are freed exactly once
 //! on drop; views ([`LocalTensorLayout`], [`TensorPlacement`]) borrow their
-//! layout; immutable handles (groups, models, layouts, offload plans) are
+//! layout; immutable handles (groups, models, layouts, offload plans) and
+//! [`LayerwiseModelMetadata`] (changed through `&mut self` only) are
 //! `Send + Sync`; single-threaded builders and cursors
 //! ([`NormalizedLoadRequest`], [`DenseTransferSchedule`]) are `Send` only:
 //!
@@ -54,6 +67,18 @@
 //! ```compile_fail
 //! fn shared<T: Sync>() {}
 //! shared::<eredu::DenseTransferSchedule<u64>>();
+//! ```
+//!
+//! A progress closure may be called from the library's worker threads, so
+//! it must be `Send`:
+//!
+//! ```compile_fail,E0277
+//! use std::{cell::Cell, ops::ControlFlow, rc::Rc};
+//! let calls = Rc::new(Cell::new(0));
+//! let options = eredu::PlanOptions::new().with_progress(move |_, _| {
+//!     calls.set(calls.get() + 1);
+//!     ControlFlow::Continue(())
+//! });
 //! ```
 //!
 //! A view cannot outlive its layout:
@@ -75,12 +100,15 @@ mod error;
 mod ffi;
 mod format;
 mod group;
+mod layerwise_metadata;
 mod layout;
 mod model;
 mod offload;
+mod parallel_model;
 mod plan;
 mod request;
 mod residency;
+mod topology;
 mod transfer_schedule;
 mod version;
 mod world;
@@ -95,12 +123,14 @@ pub use format::{
 pub use group::{
     Dtype, GroupScope, MemberSharding, ParameterGroupSpec, ParameterMemberSpec, ParameterRole,
 };
+pub use layerwise_metadata::{LayerwiseModelMetadata, LayerwiseModelMetadataInfo};
 pub use layout::{IndexRuns, LayoutTotals, LocalModelLayout, LocalTensorLayout, TensorPlacement};
 pub use model::{ModelDescription, ModelInfo};
 pub use offload::{
     CacheEvictionPolicy, MemoryTier, OffloadConfig, OffloadPlan, OffloadUnitSpec, ResidencyPolicy,
 };
-pub use plan::{plan_rank, ParallelCoordinates, ParallelTopology, ShardingPolicy};
+pub use parallel_model::ParallelModelInfo;
+pub use plan::{plan_rank, PlanOptions, ShardingPolicy};
 pub use request::{
     CacheResidencyPolicy, CommunicationCompletionPolicy, CompletionCancellationMode,
     DraftingLoadRequest, DraftingPlan, NormalizedLoadRequest, ParallelLoadRequest,
@@ -110,6 +140,7 @@ pub use residency::{
     DenseDiskStreamLoadOptions, ExecutionResidency, LayerWeightResidency, LayerwiseLoadOptions,
     ParameterBankLoadOptions, ResidencyRequest, WeightResidency, WeightResidencySummary,
 };
+pub use topology::{ParallelCoordinates, ParallelTopology};
 pub use transfer_schedule::DenseTransferSchedule;
 pub use version::{ensure_compatible, library_version, ABI_MAJOR};
 pub use world::{check_json, plan_world_json, CheckOptions};

@@ -7,10 +7,11 @@ use std::ptr::{self, NonNull};
 use eredu_sys as sys;
 
 use crate::error::Result;
-use crate::ffi::{c_string, call, flag, infallible, struct_size};
+use crate::ffi::{c_string, call, flag, struct_size};
 use crate::group::ParameterGroupSpec;
 use crate::layout::LocalModelLayout;
-use crate::plan::{plan_rank, ParallelTopology, ShardingPolicy};
+use crate::plan::{plan_rank, PlanOptions};
+use crate::topology::ParallelTopology;
 use crate::version::ensure_compatible;
 
 /// The optional `model` object of `eredu.groups.v1`.
@@ -44,7 +45,7 @@ impl ModelDescription {
     /// needed): one call for a whole model.
     ///
     /// # Errors
-    /// In the fixed order of interchange.md "Load errors":
+    /// In the fixed order of docs/interchange.md, "Load errors":
     /// [`ErrorCode::Parse`](crate::ErrorCode::Parse) (with the JSON pointer),
     /// [`ErrorCode::UnsupportedVersion`](crate::ErrorCode::UnsupportedVersion),
     /// `InvalidGroup`, `InvalidFormat`, `InvalidTensor`, `OutOfMemory`;
@@ -143,54 +144,33 @@ impl ModelDescription {
 
     /// The number of physical tensors (after any format expansion).
     pub fn tensor_count(&self) -> usize {
-        let mut count = 0;
-        infallible(
-            call(|error| {
-                // SAFETY: a live model and a valid out-pointer.
-                unsafe { sys::eredu_model_tensor_count(self.as_ptr(), &mut count, error) }
-            }),
-            "eredu_model_tensor_count",
-        );
-        count
+        // SAFETY: a live model.
+        unsafe { sys::eredu_model_tensor_count(self.as_ptr()) }
     }
 
     /// The number of groups.
     pub fn group_count(&self) -> usize {
-        let mut count = 0;
-        infallible(
-            call(|error| {
-                // SAFETY: a live model and a valid out-pointer.
-                unsafe { sys::eredu_model_group_count(self.as_ptr(), &mut count, error) }
-            }),
-            "eredu_model_group_count",
-        );
-        count
+        // SAFETY: a live model.
+        unsafe { sys::eredu_model_group_count(self.as_ptr()) }
     }
 
     /// The global bytes of the tensors that have a dtype.
     pub fn global_bytes(&self) -> u64 {
-        let mut bytes = 0;
-        infallible(
-            call(|error| {
-                // SAFETY: a live model and a valid out-pointer.
-                unsafe { sys::eredu_model_global_bytes(self.as_ptr(), &mut bytes, error) }
-            }),
-            "eredu_model_global_bytes",
-        );
-        bytes
+        // SAFETY: a live model.
+        unsafe { sys::eredu_model_global_bytes(self.as_ptr()) }
     }
 
     /// Plans one rank; the same as [`plan_rank`].
     ///
     /// # Errors
     /// As [`plan_rank`].
-    pub fn plan_rank(
+    pub fn plan_rank<'a>(
         &self,
         topology: ParallelTopology,
         rank: u64,
-        policy: ShardingPolicy,
+        options: impl Into<PlanOptions<'a>>,
     ) -> Result<LocalModelLayout> {
-        plan_rank(self, topology, rank, policy)
+        plan_rank(self, topology, rank, options)
     }
 }
 

@@ -1,5 +1,6 @@
-//! The offload core (`eredu/residency.h`, semantics section 3): memory
-//! tiers, unit policies, `OffloadConfig` and the validated `OffloadPlan`.
+//! The offload core (`eredu/residency.h`; docs/residency.md, "Offload
+//! plans"): memory tiers, unit policies, `OffloadConfig` and the validated
+//! `OffloadPlan`.
 
 use std::ffi::c_char;
 use std::ptr::{self, NonNull};
@@ -8,7 +9,8 @@ use eredu_sys as sys;
 
 use crate::enums::c_enum;
 use crate::error::Result;
-use crate::ffi::{borrowed_str, c_string, call, flag, infallible, struct_size};
+use crate::error::{Error, ErrorCode};
+use crate::ffi::{borrowed_str, c_string, call, flag, struct_size, OutputStruct};
 use crate::version::ensure_compatible;
 
 c_enum! {
@@ -46,8 +48,12 @@ c_enum! {
 }
 
 /// An optional C value: `value` when `has` is 1.
-pub(crate) fn option(has: u8, value: u64) -> Option<u64> {
-    (has != 0).then_some(value)
+pub(crate) const fn option(has: u8, value: u64) -> Option<u64> {
+    if has != 0 {
+        Some(value)
+    } else {
+        None
+    }
 }
 
 /// Tier budgets in bytes, prefetch depth in units and eviction (seed
@@ -80,21 +86,12 @@ impl OffloadConfig {
     pub(crate) fn to_raw(self) -> sys::eredu_offload_config {
         sys::eredu_offload_config {
             struct_size: struct_size::<sys::eredu_offload_config>(),
-            has_device_budget: flag(self.device_budget_bytes.is_some()),
+            eviction_policy: self.eviction_policy.to_raw(),
             device_budget_bytes: self.device_budget_bytes.unwrap_or(0),
-            has_host_budget: flag(self.host_budget_bytes.is_some()),
             host_budget_bytes: self.host_budget_bytes.unwrap_or(0),
             prefetch_depth: self.prefetch_depth,
-            eviction_policy: self.eviction_policy.to_raw(),
-        }
-    }
-
-    pub(crate) fn from_raw(raw: &sys::eredu_offload_config) -> Self {
-        Self {
-            device_budget_bytes: option(raw.has_device_budget, raw.device_budget_bytes),
-            host_budget_bytes: option(raw.has_host_budget, raw.host_budget_bytes),
-            prefetch_depth: raw.prefetch_depth,
-            eviction_policy: CacheEvictionPolicy::from_raw(raw.eviction_policy),
+            has_device_budget: flag(self.device_budget_bytes.is_some()),
+            has_host_budget: flag(self.host_budget_bytes.is_some()),
         }
     }
 }
@@ -132,12 +129,16 @@ impl OffloadUnitSpec {
 
 /// A validated offload plan (`eredu_offload_plan`, seed `OffloadPlan`):
 /// units sorted by id, per-tier totals within the budgets. Freed on drop.
+/// Its configuration, planned bytes and unit count
+/// (`eredu_offload_plan_get_info`) are read once, when it is built.
 pub struct OffloadPlan {
     raw: NonNull<sys::eredu_offload_plan>,
+    info: sys::eredu_offload_plan_info,
 }
 
 // SAFETY: an offload plan is immutable once built; any number of threads may
-// read it at once and it may move between threads (eredu/residency.h).
+// read it at once and it may move between threads (eredu/residency.h). The
+// cached info holds integers only.
 unsafe impl Send for OffloadPlan {}
 // SAFETY: as above: every call through &self only reads the plan.
 unsafe impl Sync for OffloadPlan {}
@@ -146,10 +147,11 @@ impl OffloadPlan {
     /// Builds and validates a plan (seed `OffloadPlan::new`).
     ///
     /// # Errors
-    /// In project decision 10's order: `ZeroPrefetchDepth`; per unit in
-    /// input order `EmptyUnitId`, `ZeroSizedUnit`, `ContradictoryAssignment`;
-    /// then `DuplicateUnitId` (the smallest), `ByteTotalOverflow`,
-    /// `BudgetExceeded` (device, then host); `InvalidArgument`.
+    /// In the order of docs/residency.md, "Offload plans":
+    /// `ZeroPrefetchDepth`; per unit in input order `EmptyUnitId`,
+    /// `ZeroSizedUnit`, `ContradictoryAssignment`; then `DuplicateUnitId`
+    /// (the smallest), `ByteTotalOverflow`, `BudgetExceeded` (device, then
+    /// host); `InvalidArgument`.
     pub fn new(config: &OffloadConfig, units: &[OffloadUnitSpec]) -> Result<Self> {
         ensure_compatible()?;
         let ids = units
@@ -183,9 +185,17 @@ impl OffloadPlan {
                 )
             }
         })?;
-        Ok(Self {
+        let mut plan = Self {
             raw: NonNull::new(out).expect("liberedu returned a NULL plan on success"),
-        })
+            info: sys::eredu_offload_plan_info::empty(),
+        };
+        let mut info = sys::eredu_offload_plan_info::empty();
+        call(|error| {
+            // SAFETY: a live plan and a struct with its struct_size.
+            unsafe { sys::eredu_offload_plan_get_info(plan.as_ptr(), &mut info, error) }
+        })?;
+        plan.info = info;
+        Ok(plan)
     }
 
     fn as_ptr(&self) -> *const sys::eredu_offload_plan {
@@ -193,52 +203,34 @@ impl OffloadPlan {
     }
 
     /// The plan's configuration.
-    pub fn config(&self) -> OffloadConfig {
-        let mut raw = OffloadConfig::default().to_raw();
-        infallible(
-            call(|error| {
-                // SAFETY: a live plan and a struct with its struct_size.
-                unsafe { sys::eredu_offload_plan_config(self.as_ptr(), &mut raw, error) }
-            }),
-            "eredu_offload_plan_config",
-        );
-        OffloadConfig::from_raw(&raw)
+    pub const fn config(&self) -> OffloadConfig {
+        let info = &self.info;
+        OffloadConfig {
+            device_budget_bytes: option(info.has_device_budget, info.device_budget_bytes),
+            host_budget_bytes: option(info.has_host_budget, info.host_budget_bytes),
+            prefetch_depth: info.prefetch_depth,
+            eviction_policy: CacheEvictionPolicy::from_raw(info.eviction_policy),
+        }
     }
 
     /// The number of units.
-    pub fn len(&self) -> usize {
-        let mut count = 0;
-        infallible(
-            call(|error| {
-                // SAFETY: a live plan and a valid out-pointer.
-                unsafe { sys::eredu_offload_plan_unit_count(self.as_ptr(), &mut count, error) }
-            }),
-            "eredu_offload_plan_unit_count",
-        );
-        count
+    pub const fn len(&self) -> usize {
+        self.info.unit_count
     }
 
     /// Whether the plan has no unit.
-    pub fn is_empty(&self) -> bool {
+    pub const fn is_empty(&self) -> bool {
         self.len() == 0
     }
 
     fn unit_at(&self, index: usize) -> OffloadUnitSpec {
-        let mut unit = sys::eredu_offload_unit_desc {
-            struct_size: struct_size::<sys::eredu_offload_unit_desc>(),
-            id: ptr::null(),
-            bytes: 0,
-            policy: 0,
-            tier: 0,
-        };
-        infallible(
-            call(|error| {
-                // SAFETY: a live plan, an index below its count and a struct
-                // with its struct_size.
-                unsafe { sys::eredu_offload_plan_unit(self.as_ptr(), index, &mut unit, error) }
-            }),
-            "eredu_offload_plan_unit",
-        );
+        let mut unit = sys::eredu_offload_unit_desc::empty();
+        call(|error| {
+            // SAFETY: a live plan, an index below its count and a struct
+            // with its struct_size.
+            unsafe { sys::eredu_offload_plan_unit(self.as_ptr(), index, &mut unit, error) }
+        })
+        .expect("liberedu refused a unit index below the plan's unit count");
         let id: *const c_char = unit.id;
         // SAFETY: a NUL-terminated id borrowed from the plan, copied at once.
         let id = unsafe { std::ffi::CStr::from_ptr(id) };
@@ -252,6 +244,10 @@ impl OffloadPlan {
     }
 
     /// The units, sorted byte-wise by id (seed `OffloadPlan::units`).
+    ///
+    /// # Panics
+    /// If the library refuses an index below the unit count, which it cannot
+    /// unless it is broken (also for [`OffloadPlan::unit`]).
     pub fn units(&self) -> Vec<OffloadUnitSpec> {
         (0..self.len()).map(|index| self.unit_at(index)).collect()
     }
@@ -270,24 +266,21 @@ impl OffloadPlan {
         .map(|()| self.unit_at(index))
     }
 
-    /// The planned bytes of one tier.
+    /// The planned bytes of one tier: the sum of its units' bytes (seed
+    /// `OffloadPlan::planned_bytes`).
     ///
     /// # Errors
-    /// `InvalidArgument` for an unknown tier.
+    /// `InvalidArgument` for a tier this crate does not know.
     pub fn planned_bytes(&self, tier: MemoryTier) -> Result<u64> {
-        let mut bytes = 0;
-        call(|error| {
-            // SAFETY: a live plan and a valid out-pointer.
-            unsafe {
-                sys::eredu_offload_plan_planned_bytes(
-                    self.as_ptr(),
-                    tier.to_raw(),
-                    &mut bytes,
-                    error,
-                )
-            }
-        })?;
-        Ok(bytes)
+        match tier {
+            MemoryTier::Device => Ok(self.info.planned_device_bytes),
+            MemoryTier::Host => Ok(self.info.planned_host_bytes),
+            MemoryTier::Disk => Ok(self.info.planned_disk_bytes),
+            MemoryTier::Unknown(raw) => Err(Error::binding(
+                ErrorCode::InvalidArgument,
+                format!("unknown memory tier {raw}"),
+            )),
+        }
     }
 }
 

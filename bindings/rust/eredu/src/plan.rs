@@ -1,79 +1,22 @@
-//! The rank planner: topology, policy and `plan_rank`.
+//! How to plan (`eredu_plan_options` of `eredu/plan.h`: the policy, the
+//! threads and a progress callback) and the rank planner.
 
+use std::any::Any;
+use std::ffi::c_void;
+use std::fmt;
+use std::ops::ControlFlow;
+use std::panic::{self, AssertUnwindSafe};
 use std::ptr;
+use std::sync::{Mutex, PoisonError};
 
 use eredu_sys as sys;
 
 use crate::enums::c_enum;
 use crate::error::Result;
-use crate::ffi::call;
+use crate::ffi::{call, struct_size};
 use crate::layout::LocalModelLayout;
 use crate::model::ModelDescription;
-
-/// The sizes of a tensor × pipeline × expert × data parallel topology
-/// (semantics `ParallelTopology`). A plain value: the planner checks it
-/// (`ZeroAxis`, `WorldSizeOverflow`, `RankOutOfRange`) when a rank is planned.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub struct ParallelTopology {
-    /// Tensor-parallel size T.
-    pub tensor: u64,
-    /// Pipeline-parallel size P.
-    pub pipeline: u64,
-    /// Expert-parallel size E.
-    pub expert: u64,
-    /// Data-parallel size D.
-    pub data: u64,
-}
-
-impl ParallelTopology {
-    /// A topology of the given axis sizes.
-    pub const fn new(tensor: u64, pipeline: u64, expert: u64, data: u64) -> Self {
-        Self {
-            tensor,
-            pipeline,
-            expert,
-            data,
-        }
-    }
-
-    /// Tensor parallelism only: `new(tensor, 1, 1, 1)`.
-    pub const fn tensor_parallel(tensor: u64) -> Self {
-        Self::new(tensor, 1, 1, 1)
-    }
-
-    /// T × P × E × D, or `None` when it overflows 64 bits.
-    pub const fn world_size(&self) -> Option<u64> {
-        match self.tensor.checked_mul(self.pipeline) {
-            Some(tp) => match tp.checked_mul(self.expert) {
-                Some(tpe) => tpe.checked_mul(self.data),
-                None => None,
-            },
-            None => None,
-        }
-    }
-}
-
-impl Default for ParallelTopology {
-    /// One rank: every axis 1.
-    fn default() -> Self {
-        Self::new(1, 1, 1, 1)
-    }
-}
-
-/// A rank's coordinate on every axis (`eredu.layout.v1` `coordinates`).
-/// Ranks enumerate expert fastest, then tensor, then pipeline, data
-/// outermost: `rank = ((d * P + p) * T + t) * E + e`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
-pub struct ParallelCoordinates {
-    /// Tensor-parallel coordinate.
-    pub tensor: u64,
-    /// Pipeline stage.
-    pub pipeline: u64,
-    /// Expert-parallel coordinate.
-    pub expert: u64,
-    /// Data-parallel replica.
-    pub data: u64,
-}
+use crate::topology::ParallelTopology;
 
 c_enum! {
     /// Behavior when a requested shard is not legal for the current TP size
@@ -88,39 +31,220 @@ c_enum! {
     }
 }
 
+/// A progress callback: `(done, total)` ranks planned; `Break` cancels.
+type ProgressFn<'a> = dyn FnMut(u64, u64) -> ControlFlow<()> + Send + 'a;
+
+/// How a planning call plans (`eredu_plan_options`): the sharding policy,
+/// the threads the library may use and an optional progress callback.
+///
+/// A [`ShardingPolicy`] converts into the options with that policy and the
+/// defaults otherwise, so `plan_rank(&model, topology, 0,
+/// ShardingPolicy::Require)` reads as before.
+///
+/// ```
+/// use std::ops::ControlFlow;
+/// use eredu::{plan_world_json, ErrorCode, ModelDescription, ParallelTopology, PlanOptions};
+///
+/// # fn main() -> eredu::Result<()> {
+/// let model = ModelDescription::from_groups(&[])?;
+/// let mut reports = Vec::new();
+/// let options = PlanOptions::new().with_threads(1).with_progress(|done, total| {
+///     reports.push((done, total));
+///     if done == 2 { ControlFlow::Break(()) } else { ControlFlow::Continue(()) }
+/// });
+/// let error = plan_world_json(&model, ParallelTopology::tensor_parallel(4), options).unwrap_err();
+/// assert_eq!(error.code(), ErrorCode::Cancelled);
+/// assert_eq!(reports, [(1, 4), (2, 4)]);
+/// # Ok(())
+/// # }
+/// ```
+#[derive(Default)]
+pub struct PlanOptions<'a> {
+    policy: ShardingPolicy,
+    threads: u32,
+    progress: Option<Box<ProgressFn<'a>>>,
+}
+
+impl<'a> PlanOptions<'a> {
+    /// The defaults: [`ShardingPolicy::Require`], the library's choice of
+    /// threads, no progress callback.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The same options with another sharding policy.
+    pub fn with_policy(mut self, policy: ShardingPolicy) -> Self {
+        self.policy = policy;
+        self
+    }
+
+    /// The same options with a thread count: the threads a call may use,
+    /// the calling one included. 1 runs on the calling thread only (no
+    /// helper thread is started); 0, the default, lets the library choose
+    /// (for [`plan_rank`] two threads on a model of 16384 tensors or more,
+    /// one below; for [`plan_world_json`](crate::plan_world_json) and
+    /// [`check_json`](crate::check_json) one per hardware thread). Results
+    /// never depend on it.
+    pub fn with_threads(mut self, threads: u32) -> Self {
+        self.threads = threads;
+        self
+    }
+
+    /// The same options with a progress callback, called after each rank
+    /// that [`plan_world_json`](crate::plan_world_json) and
+    /// [`check_json`](crate::check_json) plan, with the ranks planned so
+    /// far and the world size ([`plan_rank`] does not call it).
+    ///
+    /// Returning [`ControlFlow::Break`] cancels the call, which then fails
+    /// with [`ErrorCode::Cancelled`](crate::ErrorCode::Cancelled) and returns
+    /// no text; the callback is not called again. Calls never overlap but
+    /// may come from the library's worker threads, hence `Send`. A panic in
+    /// the callback is caught before it reaches the library, cancels the
+    /// call, and is resumed on the calling thread once the call returns.
+    pub fn with_progress(
+        mut self,
+        progress: impl FnMut(u64, u64) -> ControlFlow<()> + Send + 'a,
+    ) -> Self {
+        self.progress = Some(Box::new(progress));
+        self
+    }
+
+    /// The sharding policy.
+    pub const fn policy(&self) -> ShardingPolicy {
+        self.policy
+    }
+
+    /// The thread count (0: the library's choice).
+    pub const fn threads(&self) -> u32 {
+        self.threads
+    }
+
+    /// Whether a progress callback is set.
+    pub const fn has_progress(&self) -> bool {
+        self.progress.is_some()
+    }
+
+    /// Runs `f` with the C options. A progress callback is reached through
+    /// [`progress_trampoline`]; a panic it caught is resumed here, after `f`
+    /// (the C call) has returned.
+    pub(crate) fn with_raw<R>(mut self, f: impl FnOnce(&sys::eredu_plan_options) -> R) -> R {
+        let mut raw = sys::eredu_plan_options {
+            struct_size: struct_size::<sys::eredu_plan_options>(),
+            policy: self.policy.to_raw(),
+            threads: self.threads,
+            progress: None,
+            progress_data: ptr::null_mut(),
+        };
+        let Some(callback) = self.progress.as_deref_mut() else {
+            return f(&raw);
+        };
+        let progress = Progress(Mutex::new(ProgressState {
+            callback,
+            stopped: false,
+            panic: None,
+        }));
+        raw.progress = Some(progress_trampoline);
+        raw.progress_data = ptr::addr_of!(progress).cast_mut().cast::<c_void>();
+        let result = f(&raw);
+        let state = progress
+            .0
+            .into_inner()
+            .unwrap_or_else(PoisonError::into_inner);
+        if let Some(payload) = state.panic {
+            panic::resume_unwind(payload);
+        }
+        result
+    }
+}
+
+impl From<ShardingPolicy> for PlanOptions<'_> {
+    /// The options with this policy and the defaults otherwise.
+    fn from(policy: ShardingPolicy) -> Self {
+        Self::new().with_policy(policy)
+    }
+}
+
+impl fmt::Debug for PlanOptions<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("PlanOptions")
+            .field("policy", &self.policy)
+            .field("threads", &self.threads)
+            .field("progress", &self.has_progress())
+            .finish()
+    }
+}
+
+/// What the trampoline reaches through `progress_data`. The mutex makes the
+/// sharing between the library's threads sound on its own, whatever the
+/// library's serialization of the calls.
+struct Progress<'b, 'a>(Mutex<ProgressState<'b, 'a>>);
+
+struct ProgressState<'b, 'a> {
+    callback: &'b mut ProgressFn<'a>,
+    /// The callback returned `Break` or panicked: never call it again.
+    stopped: bool,
+    /// The payload of a panic of the callback, resumed by `with_raw`.
+    panic: Option<Box<dyn Any + Send>>,
+}
+
+/// The `eredu_progress_fn` of every call with a progress callback: 0 goes
+/// on, 1 cancels. No panic leaves it: the callback's is caught and kept.
+unsafe extern "C" fn progress_trampoline(done: u64, total: u64, data: *mut c_void) -> i32 {
+    // SAFETY: `data` is the `Progress` of `with_raw`, which outlives the C
+    // call that calls this function; it is only read through the mutex.
+    let progress = unsafe { &*data.cast::<Progress<'_, '_>>() };
+    let mut state = progress.0.lock().unwrap_or_else(PoisonError::into_inner);
+    if state.stopped {
+        return 1;
+    }
+    let callback = &mut *state.callback;
+    // The callback is never called again after a panic, which is resumed
+    // on the calling thread: nothing observes a broken invariant.
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| callback(done, total)));
+    match outcome {
+        Ok(ControlFlow::Continue(())) => 0,
+        Ok(ControlFlow::Break(())) => {
+            state.stopped = true;
+            1
+        }
+        Err(payload) => {
+            state.stopped = true;
+            state.panic = Some(payload);
+            1
+        }
+    }
+}
+
 /// Plans global rank `rank` of `topology` for `model` (seed
 /// `LocalModelLayout`): which slice of every tensor the rank materializes,
 /// its local shape, logical range and bytes. Pure and atomic. The layout
 /// keeps the description alive, so `model` may be dropped first.
 ///
+/// `options` is a [`PlanOptions`] or just a [`ShardingPolicy`]; its
+/// progress callback is not called.
+///
 /// # Errors
 /// In this order: `InvalidArgument` (an unknown policy); `ZeroAxis`,
 /// `WorldSizeOverflow`, `RankOutOfRange`; `MissingLayerCount`,
 /// `MissingExpertCount`, `EmptyPartition`; then `InvalidTensor` group by
-/// group in document order; `OutOfMemory`.
-pub fn plan_rank(
+/// group in document order (docs/planning.md); `OutOfMemory`.
+pub fn plan_rank<'a>(
     model: &ModelDescription,
     topology: ParallelTopology,
     rank: u64,
-    policy: ShardingPolicy,
+    options: impl Into<PlanOptions<'a>>,
 ) -> Result<LocalModelLayout> {
+    let topology = topology.to_raw();
     let mut out = ptr::null_mut();
-    call(|error| {
-        // SAFETY: a live model and a valid out-pointer.
-        unsafe {
-            sys::eredu_plan_rank(
-                model.as_ptr(),
-                topology.tensor,
-                topology.pipeline,
-                topology.expert,
-                topology.data,
-                rank,
-                policy.to_raw(),
-                &mut out,
-                error,
-            )
-        }
+    options.into().with_raw(|options| {
+        call(|error| {
+            // SAFETY: a live model, structs alive for the call and a valid
+            // out-pointer.
+            unsafe {
+                sys::eredu_plan_rank(model.as_ptr(), &topology, rank, options, &mut out, error)
+            }
+        })
     })?;
     // SAFETY: on success `out` is a new layout owned by the caller.
-    Ok(unsafe { LocalModelLayout::from_raw(out) })
+    unsafe { LocalModelLayout::from_raw(out) }
 }

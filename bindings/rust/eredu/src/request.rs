@@ -1,5 +1,5 @@
-//! The normalized cold-load request (seed 002 `NormalizedLoadRequest` and
-//! its vocabulary; `eredu/request.h`).
+//! The normalized cold-load request (seed `NormalizedLoadRequest` and its
+//! vocabulary; `eredu/request.h`, docs/residency.md, "Load requests").
 
 use std::ptr::{self, NonNull};
 
@@ -7,9 +7,9 @@ use eredu_sys as sys;
 
 use crate::enums::c_enum;
 use crate::error::Result;
-use crate::ffi::{call, flag, infallible, struct_size};
-use crate::plan::ParallelTopology;
+use crate::ffi::{call, flag, struct_size, OutputStruct};
 use crate::residency::{ResidencyRequest, WeightResidency, WeightResidencySummary};
+use crate::topology::ParallelTopology;
 use crate::version::ensure_compatible;
 
 c_enum! {
@@ -128,25 +128,32 @@ pub struct ParallelLoadRequest {
 }
 
 impl ParallelLoadRequest {
-    fn to_raw(self) -> sys::eredu_parallel_load_desc {
-        sys::eredu_parallel_load_desc {
+    /// Calls `f` with the C descriptor, which points to its topology.
+    fn with_raw<R>(&self, f: impl FnOnce(&sys::eredu_parallel_load_desc) -> R) -> R {
+        let topology = self.topology.to_raw();
+        let desc = sys::eredu_parallel_load_desc {
             struct_size: struct_size::<sys::eredu_parallel_load_desc>(),
-            tensor: self.topology.tensor,
-            pipeline: self.topology.pipeline,
-            expert: self.topology.expert,
-            data: self.topology.data,
-            rank: self.rank,
             activation_dtype: self.activation_dtype.to_raw(),
+            topology: &topology,
+            rank: self.rank,
             maximum_batch_size: self.maximum_batch_size,
             maximum_sequence_length: self.maximum_sequence_length,
             completion_timeout_millis: self.completion.timeout_millis,
             completion_cancellation: self.completion.cancellation.to_raw(),
-        }
+        };
+        f(&desc)
     }
 
-    fn from_raw(raw: &sys::eredu_parallel_load_desc) -> Self {
+    /// The request a descriptor the library filled describes.
+    ///
+    /// # Safety
+    /// `raw.topology` is NULL or points to a live `eredu_topology`.
+    unsafe fn from_raw(raw: &sys::eredu_parallel_load_desc) -> Self {
+        // SAFETY: guaranteed by the caller; the sizes are copied at once.
+        let topology = unsafe { raw.topology.as_ref() }
+            .map_or_else(ParallelTopology::default, ParallelTopology::from_raw);
         Self {
-            topology: ParallelTopology::new(raw.tensor, raw.pipeline, raw.expert, raw.data),
+            topology,
             rank: raw.rank,
             activation_dtype: PipelineActivationDtype::from_raw(raw.activation_dtype),
             maximum_batch_size: raw.maximum_batch_size,
@@ -289,10 +296,11 @@ impl NormalizedLoadRequest {
     /// `InvalidInvocationLimits`, `ConflictingCompletionPolicy` (a local
     /// completion policy set before), in that order.
     pub fn with_parallel_execution(self, parallel: ParallelLoadRequest) -> Result<Self> {
-        let parallel = parallel.to_raw();
-        // SAFETY: a live request and a struct alive for the call.
-        self.apply(|raw, error| unsafe {
-            sys::eredu_load_request_set_parallel_execution(raw, &parallel, error)
+        parallel.with_raw(|parallel| {
+            // SAFETY: a live request and structs alive for the call.
+            self.apply(|raw, error| unsafe {
+                sys::eredu_load_request_set_parallel_execution(raw, parallel, error)
+            })
         })
     }
 
@@ -435,71 +443,57 @@ impl NormalizedLoadRequest {
         })
     }
 
+    /// The plain fields, in one `eredu_load_request_get_info` call.
+    fn info(&self) -> sys::eredu_load_request_info {
+        let mut info = sys::eredu_load_request_info::empty();
+        call(|error| {
+            // SAFETY: a live request and a struct with its struct_size.
+            unsafe { sys::eredu_load_request_get_info(self.as_ptr(), &mut info, error) }
+        })
+        .expect("liberedu refused eredu_load_request_get_info on a live request");
+        info
+    }
+
     /// The reader-cache bound: the override, else the weight residency's.
     pub fn max_cached_shards(&self) -> u64 {
-        let mut maximum = 0;
-        infallible(
-            call(|error| {
-                // SAFETY: a live request and an out-pointer.
-                unsafe {
-                    sys::eredu_load_request_max_cached_shards(self.as_ptr(), &mut maximum, error)
-                }
-            }),
-            "eredu_load_request_max_cached_shards",
-        );
-        maximum
+        self.info().max_cached_shards
     }
 
     /// The requested load-time quantization, as given.
     pub fn quantization(&self) -> Option<QuantizationRequest> {
-        let mut raw = QuantizationRequest::Mxfp4.to_raw();
+        let mut raw = sys::eredu_quantization_request::empty();
         let mut present = false;
-        infallible(
-            call(|error| {
-                // SAFETY: a live request, a struct with its struct_size and
-                // an out-pointer.
-                unsafe {
-                    sys::eredu_load_request_quantization(
-                        self.as_ptr(),
-                        &mut raw,
-                        &mut present,
-                        error,
-                    )
-                }
-            }),
-            "eredu_load_request_quantization",
-        );
+        call(|error| {
+            // SAFETY: a live request, a struct with its struct_size and an
+            // out-pointer.
+            unsafe {
+                sys::eredu_load_request_quantization(self.as_ptr(), &mut raw, &mut present, error)
+            }
+        })
+        .expect("liberedu refused eredu_load_request_quantization on a live request");
         present.then(|| QuantizationRequest::from_raw(raw.kind, raw.group_size, raw.bits))
     }
 
     /// The attached parallel request.
     pub fn parallel_execution(&self) -> Option<ParallelLoadRequest> {
-        let mut raw = ParallelLoadRequest {
-            topology: ParallelTopology::default(),
-            rank: 0,
-            activation_dtype: PipelineActivationDtype::Float32,
-            maximum_batch_size: 0,
-            maximum_sequence_length: 0,
-            completion: CommunicationCompletionPolicy::default(),
-        }
-        .to_raw();
+        let mut raw = sys::eredu_parallel_load_desc::empty();
         let mut present = false;
-        infallible(
-            call(|error| {
-                // SAFETY: a live request, a struct with its struct_size and
-                // an out-pointer.
-                unsafe {
-                    sys::eredu_load_request_parallel_execution(
-                        self.as_ptr(),
-                        &mut raw,
-                        &mut present,
-                        error,
-                    )
-                }
-            }),
-            "eredu_load_request_parallel_execution",
-        );
-        present.then(|| ParallelLoadRequest::from_raw(&raw))
+        call(|error| {
+            // SAFETY: a live request, a struct with its struct_size and an
+            // out-pointer.
+            unsafe {
+                sys::eredu_load_request_parallel_execution(
+                    self.as_ptr(),
+                    &mut raw,
+                    &mut present,
+                    error,
+                )
+            }
+        })
+        .expect("liberedu refused eredu_load_request_parallel_execution on a live request");
+        // SAFETY: the topology is borrowed from the request, which is not
+        // changed before it is copied.
+        present.then(|| unsafe { ParallelLoadRequest::from_raw(&raw) })
     }
 
     /// The completion policy of model preparation: the parallel request's,
@@ -531,126 +525,56 @@ impl NormalizedLoadRequest {
 
     /// The completion policy of realtime work: the parallel request's, else
     /// the local one, else the 30 s default.
-    ///
-    /// # Errors
-    /// `Completion` (unreachable through the C API).
-    pub fn realtime_completion_policy(&self) -> Result<CommunicationCompletionPolicy> {
-        let mut timeout = 0;
-        let mut cancellation = 0;
-        call(|error| {
-            // SAFETY: a live request and out-pointers.
-            unsafe {
-                sys::eredu_load_request_realtime_completion_policy(
-                    self.as_ptr(),
-                    &mut timeout,
-                    &mut cancellation,
-                    error,
-                )
-            }
-        })?;
-        Ok(CommunicationCompletionPolicy {
-            timeout_millis: timeout,
-            cancellation: CompletionCancellationMode::from_raw(cancellation),
-        })
+    pub fn realtime_completion_policy(&self) -> CommunicationCompletionPolicy {
+        let info = self.info();
+        CommunicationCompletionPolicy {
+            timeout_millis: info.realtime_completion_timeout_millis,
+            cancellation: CompletionCancellationMode::from_raw(
+                info.realtime_completion_cancellation,
+            ),
+        }
     }
 
     /// The drafting intent.
     pub fn drafting(&self) -> DraftingLoadRequest {
-        let mut kind = 0;
-        let mut tokens = 0;
-        infallible(
-            call(|error| {
-                // SAFETY: a live request and out-pointers.
-                unsafe {
-                    sys::eredu_load_request_drafting(self.as_ptr(), &mut kind, &mut tokens, error)
-                }
-            }),
-            "eredu_load_request_drafting",
-        );
-        match kind as i32 {
+        let info = self.info();
+        match info.drafting as i32 {
             sys::EREDU_DRAFTING_ARCHITECTURE_DEFAULT => DraftingLoadRequest::ArchitectureDefault,
             sys::EREDU_DRAFTING_DISABLED => DraftingLoadRequest::Disabled,
             sys::EREDU_DRAFTING_EMBEDDED => DraftingLoadRequest::Embedded {
-                max_draft_tokens: tokens,
+                max_draft_tokens: info.max_draft_tokens,
             },
             sys::EREDU_DRAFTING_EXTERNAL_TARGET => DraftingLoadRequest::ExternalTarget,
-            _ => DraftingLoadRequest::Unknown(kind),
+            _ => DraftingLoadRequest::Unknown(info.drafting),
         }
     }
 
     /// The weight residency, summarized for `unit_count` ordinary units.
     pub fn weight_residency(&self, unit_count: u64) -> WeightResidencySummary {
-        // SAFETY: all-zero is a valid value of this plain C struct.
-        let mut out: sys::eredu_residency_summary = unsafe { std::mem::zeroed() };
-        out.struct_size = struct_size::<sys::eredu_residency_summary>();
-        infallible(
-            call(|error| {
-                // SAFETY: a live request and a struct with its struct_size.
-                unsafe {
-                    sys::eredu_load_request_weight_residency(
-                        self.as_ptr(),
-                        unit_count,
-                        &mut out,
-                        error,
-                    )
-                }
-            }),
-            "eredu_load_request_weight_residency",
-        );
+        let mut out = sys::eredu_residency_summary::empty();
+        call(|error| {
+            // SAFETY: a live request and a struct with its struct_size.
+            unsafe {
+                sys::eredu_load_request_weight_residency(self.as_ptr(), unit_count, &mut out, error)
+            }
+        })
+        .expect("liberedu refused eredu_load_request_weight_residency on a live request");
         WeightResidencySummary::from_raw(&out)
     }
 
     /// The capabilities required from the realized session.
     pub fn required_session_capabilities(&self) -> u32 {
-        let mut capabilities = 0;
-        infallible(
-            call(|error| {
-                // SAFETY: a live request and an out-pointer.
-                unsafe {
-                    sys::eredu_load_request_required_session_capabilities(
-                        self.as_ptr(),
-                        &mut capabilities,
-                        error,
-                    )
-                }
-            }),
-            "eredu_load_request_required_session_capabilities",
-        );
-        capabilities
+        self.info().required_session_capabilities
     }
 
     /// The mutable-state residency.
     pub fn state_residency(&self) -> CacheResidencyPolicy {
-        let mut residency = 0;
-        infallible(
-            call(|error| {
-                // SAFETY: a live request and an out-pointer.
-                unsafe {
-                    sys::eredu_load_request_state_residency(self.as_ptr(), &mut residency, error)
-                }
-            }),
-            "eredu_load_request_state_residency",
-        );
-        CacheResidencyPolicy::from_raw(residency)
+        CacheResidencyPolicy::from_raw(self.info().state_residency)
     }
 
     /// Whether persisted prompt-prefix import/export is required.
     pub fn prompt_cache_persistence(&self) -> bool {
-        let mut required = false;
-        infallible(
-            call(|error| {
-                // SAFETY: a live request and an out-pointer.
-                unsafe {
-                    sys::eredu_load_request_prompt_cache_persistence(
-                        self.as_ptr(),
-                        &mut required,
-                        error,
-                    )
-                }
-            }),
-            "eredu_load_request_prompt_cache_persistence",
-        );
-        required
+        self.info().prompt_cache_persistence != 0
     }
 
     /// Validates the complete model-preparation request and returns its
@@ -660,9 +584,7 @@ impl NormalizedLoadRequest {
     /// In order: `ZeroCachedShards`; `Quantization` (the seed's texts);
     /// `OrphanedModelCompletion`.
     pub fn validate_model_preparation(&self) -> Result<PreparationPolicy> {
-        // SAFETY: all-zero is a valid value of this plain C struct.
-        let mut out: sys::eredu_preparation_policy = unsafe { std::mem::zeroed() };
-        out.struct_size = struct_size::<sys::eredu_preparation_policy>();
+        let mut out = sys::eredu_preparation_policy::empty();
         call(|error| {
             // SAFETY: a live request and a struct with its struct_size.
             unsafe {
@@ -678,8 +600,9 @@ impl NormalizedLoadRequest {
                 )
             }),
             residency: ResidencyRequest::from_raw(out.residency),
-            topology: (out.has_topology != 0)
-                .then(|| ParallelTopology::new(out.tensor, out.pipeline, out.expert, out.data)),
+            // SAFETY: NULL or a topology borrowed from the request, which is
+            // not changed before it is copied.
+            topology: unsafe { out.topology.as_ref() }.map(ParallelTopology::from_raw),
             required_session_capabilities: out.required_session_capabilities,
         })
     }

@@ -1,5 +1,6 @@
-//! Weight-residency policies (`eredu/residency_policy.h`, seed 003
-//! `WeightResidency` and its options) and what they derive.
+//! Weight-residency policies (`eredu/residency_policy.h`, seed
+//! `WeightResidency` and its options; docs/residency.md, "Weight-residency
+//! policies") and what they derive.
 
 use std::ptr;
 
@@ -7,7 +8,7 @@ use eredu_sys as sys;
 
 use crate::enums::c_enum;
 use crate::error::Result;
-use crate::ffi::{call, flag, struct_size};
+use crate::ffi::{call, flag, struct_size, OutputStruct};
 use crate::offload::{option, CacheEvictionPolicy, OffloadConfig};
 use crate::version::ensure_compatible;
 
@@ -291,9 +292,7 @@ impl WeightResidency {
     /// `ParameterBankPrefillTargetExceedsScratch`; `InvalidArgument`.
     pub fn validate(&self, unit_count: u64) -> Result<WeightResidencySummary> {
         ensure_compatible()?;
-        // SAFETY: all-zero is a valid value of this plain C struct.
-        let mut out: sys::eredu_residency_summary = unsafe { std::mem::zeroed() };
-        out.struct_size = struct_size::<sys::eredu_residency_summary>();
+        let mut out = sys::eredu_residency_summary::empty();
         self.with_raw(|desc| {
             call(|error| {
                 // SAFETY: the description and its options live for the call;

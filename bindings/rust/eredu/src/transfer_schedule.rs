@@ -1,5 +1,5 @@
-//! The bounded dense transfer cursor (seed 003 `DenseTransferSchedule`,
-//! `eredu/residency.h`).
+//! The bounded dense transfer cursor (seed `DenseTransferSchedule`,
+//! `eredu/residency.h`; docs/residency.md, "Dense transfer schedule").
 
 use std::collections::VecDeque;
 use std::ptr::{self, NonNull};
@@ -7,7 +7,7 @@ use std::ptr::{self, NonNull};
 use eredu_sys as sys;
 
 use crate::error::{ErrorCode, Result};
-use crate::ffi::{call, infallible};
+use crate::ffi::call;
 use crate::version::ensure_compatible;
 
 /// An ordered, bounded transfer cursor of dense streamed execution (seed
@@ -83,68 +83,40 @@ impl<T> DenseTransferSchedule<T> {
         }
     }
 
-    fn query(
-        &self,
-        what: &str,
-        getter: unsafe extern "C" fn(
-            *const sys::eredu_dense_transfer_schedule,
-            *mut bool,
-            *mut *mut sys::eredu_error,
-        ) -> sys::eredu_status,
-    ) -> bool {
-        let mut value = false;
-        infallible(
-            call(|error| {
-                // SAFETY: a live schedule and a valid out-pointer.
-                unsafe { getter(self.raw.as_ptr(), &mut value, error) }
-            }),
-            what,
-        );
-        value
-    }
-
     /// Whether at least one admitted transfer is ready.
     pub fn has_ready(&self) -> bool {
-        self.query(
-            "eredu_dense_transfer_schedule_has_ready",
-            sys::eredu_dense_transfer_schedule_has_ready,
-        )
+        // SAFETY: a live schedule.
+        unsafe { sys::eredu_dense_transfer_schedule_has_ready(self.raw.as_ptr()) }
     }
 
     /// Whether no ready or pending unit remains.
     pub fn is_exhausted(&self) -> bool {
-        self.query(
-            "eredu_dense_transfer_schedule_is_exhausted",
-            sys::eredu_dense_transfer_schedule_is_exhausted,
-        )
+        // SAFETY: a live schedule.
+        unsafe { sys::eredu_dense_transfer_schedule_is_exhausted(self.raw.as_ptr()) }
     }
 
     /// Whether another transfer may be admitted.
     pub fn can_admit(&self) -> bool {
-        self.query(
-            "eredu_dense_transfer_schedule_can_admit",
-            sys::eredu_dense_transfer_schedule_can_admit,
-        )
+        // SAFETY: a live schedule.
+        unsafe { sys::eredu_dense_transfer_schedule_can_admit(self.raw.as_ptr()) }
     }
 
     /// The next unit that must be submitted.
     pub fn next_pending(&self) -> Option<u64> {
         let mut index = 0;
         let mut present = false;
-        infallible(
-            call(|error| {
-                // SAFETY: a live schedule and valid out-pointers.
-                unsafe {
-                    sys::eredu_dense_transfer_schedule_next_pending(
-                        self.raw.as_ptr(),
-                        &mut index,
-                        &mut present,
-                        error,
-                    )
-                }
-            }),
-            "eredu_dense_transfer_schedule_next_pending",
-        );
+        call(|error| {
+            // SAFETY: a live schedule and valid out-pointers.
+            unsafe {
+                sys::eredu_dense_transfer_schedule_next_pending(
+                    self.raw.as_ptr(),
+                    &mut index,
+                    &mut present,
+                    error,
+                )
+            }
+        })
+        .expect("liberedu refused eredu_dense_transfer_schedule_next_pending on a live schedule");
         present.then_some(index)
     }
 
@@ -176,22 +148,20 @@ impl<T> DenseTransferSchedule<T> {
             Err(error) => panic!("liberedu rejected a valid desired_indices call: {error}"),
         }
         let mut indices = vec![0; count];
-        infallible(
-            call(|error| {
-                // SAFETY: a live schedule and a buffer of `count` indices.
-                unsafe {
-                    sys::eredu_dense_transfer_schedule_desired_indices(
-                        self.raw.as_ptr(),
-                        lookahead,
-                        indices.as_mut_ptr(),
-                        indices.len(),
-                        &mut count,
-                        error,
-                    )
-                }
-            }),
-            "eredu_dense_transfer_schedule_desired_indices",
-        );
+        call(|error| {
+            // SAFETY: a live schedule and a buffer of `count` indices.
+            unsafe {
+                sys::eredu_dense_transfer_schedule_desired_indices(
+                    self.raw.as_ptr(),
+                    lookahead,
+                    indices.as_mut_ptr(),
+                    indices.len(),
+                    &mut count,
+                    error,
+                )
+            }
+        })
+        .expect("liberedu refused a buffer of the size it asked for");
         indices.truncate(count);
         indices
     }
@@ -220,22 +190,20 @@ impl<T> DenseTransferSchedule<T> {
         let mut index = 0;
         let mut token = 0;
         let mut popped = false;
-        infallible(
-            call(|error| {
-                // SAFETY: a live schedule, mutated through &mut self only,
-                // and valid out-pointers.
-                unsafe {
-                    sys::eredu_dense_transfer_schedule_pop_ready(
-                        self.raw.as_ptr(),
-                        &mut index,
-                        &mut token,
-                        &mut popped,
-                        error,
-                    )
-                }
-            }),
-            "eredu_dense_transfer_schedule_pop_ready",
-        );
+        call(|error| {
+            // SAFETY: a live schedule, mutated through &mut self only, and
+            // valid out-pointers.
+            unsafe {
+                sys::eredu_dense_transfer_schedule_pop_ready(
+                    self.raw.as_ptr(),
+                    &mut index,
+                    &mut token,
+                    &mut popped,
+                    error,
+                )
+            }
+        })
+        .expect("liberedu refused eredu_dense_transfer_schedule_pop_ready on a live schedule");
         if !popped {
             return None;
         }

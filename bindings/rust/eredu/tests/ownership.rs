@@ -5,9 +5,10 @@
 use std::thread;
 
 use eredu::{
-    DenseTransferSchedule, Dtype, LocalModelLayout, MemberSharding, ModelDescription,
-    NormalizedLoadRequest, OffloadPlan, ParallelTopology, ParameterGroupSpec, ParameterMemberSpec,
-    ParameterRole, ShardingPolicy,
+    DenseTransferSchedule, Dtype, LayerwiseModelMetadata, LocalModelLayout, LocalTensorLayout,
+    MemberSharding, ModelDescription, NormalizedLoadRequest, OffloadPlan, ParallelModelInfo,
+    ParallelTopology, ParameterGroupSpec, ParameterMemberSpec, ParameterRole, PlanOptions,
+    ShardingPolicy,
 };
 
 fn assert_send_sync<T: Send + Sync>() {}
@@ -19,7 +20,12 @@ fn immutable_handles_are_send_and_sync_builders_send() {
     assert_send_sync::<ModelDescription>();
     assert_send_sync::<LocalModelLayout>();
     assert_send_sync::<OffloadPlan>();
+    assert_send_sync::<LayerwiseModelMetadata>();
+    assert_send_sync::<ParallelModelInfo>();
+    assert_send_sync::<LocalTensorLayout<'static>>();
     assert_send::<NormalizedLoadRequest>();
+    // Options carry a `Send` progress closure to the library's threads.
+    assert_send::<PlanOptions<'static>>();
     assert_send::<DenseTransferSchedule<String>>();
     // That the builders are not Sync is checked by compile_fail doctests in
     // src/lib.rs.

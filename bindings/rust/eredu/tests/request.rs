@@ -1,4 +1,5 @@
-//! The normalized cold-load request (seed 002): the default, parallel
+//! The normalized cold-load request (seed `NormalizedLoadRequest`;
+//! docs/residency.md, "Load requests"): the default, parallel
 //! execution, completion slots, drafting, quantization lowering and the
 //! preparation policy, with the seed's error texts.
 
@@ -41,7 +42,7 @@ fn the_default_request_prepares_a_fully_resident_model() {
     assert_eq!(request.communication_completion_policy(), Ok(None));
     assert_eq!(
         request.realtime_completion_policy(),
-        Ok(CommunicationCompletionPolicy::default())
+        CommunicationCompletionPolicy::default()
     );
     assert_eq!(request.weight_residency(7).device_depth, 7);
     assert_eq!(

@@ -1,5 +1,5 @@
 //! Offload plans, weight residency and the dense transfer cursor, with the
-//! exact derived values and the seed's error texts.
+//! exact derived values and the seed's error texts (docs/residency.md).
 
 use eredu::{
     CacheEvictionPolicy, DenseDiskStreamLoadOptions, DenseTransferSchedule, Error, ErrorCode,
@@ -64,7 +64,7 @@ fn offload_plans_sort_units_and_total_each_tier() {
 }
 
 #[test]
-fn offload_plan_errors_follow_decision_10() {
+fn offload_plan_errors_follow_the_documented_order() {
     let unit = |id: &str, bytes, policy, tier| OffloadUnitSpec::new(id, bytes, policy, tier);
     let pinned = |id: &str, bytes| unit(id, bytes, ResidencyPolicy::Pinned, MemoryTier::Device);
     let default = OffloadConfig::default();
@@ -314,7 +314,7 @@ fn invalid_residencies_fail_in_the_seed_order() {
 #[test]
 fn rust_defaults_equal_the_c_init_functions() {
     use eredu::sys;
-    use std::mem::MaybeUninit;
+    use std::mem::{size_of, MaybeUninit};
     // SAFETY: each _init fills the whole struct; the pointers are valid.
     let (layerwise, dense, bank, offload) = unsafe {
         let mut layerwise = MaybeUninit::<sys::eredu_layerwise_options>::zeroed().assume_init();
@@ -322,10 +322,39 @@ fn rust_defaults_equal_the_c_init_functions() {
         let mut bank = MaybeUninit::<sys::eredu_parameter_bank_options>::zeroed().assume_init();
         let mut offload = MaybeUninit::<sys::eredu_offload_config>::zeroed().assume_init();
         let null = std::ptr::null_mut();
-        assert_eq!(sys::eredu_layerwise_options_init(&mut layerwise, null), 0);
-        assert_eq!(sys::eredu_dense_stream_options_init(&mut dense, null), 0);
-        assert_eq!(sys::eredu_parameter_bank_options_init(&mut bank, null), 0);
-        assert_eq!(sys::eredu_offload_config_init(&mut offload, null), 0);
+        // Each with the size of the Rust struct, as the crate fills them.
+        assert_eq!(
+            sys::eredu_layerwise_options_init(
+                &mut layerwise,
+                size_of::<sys::eredu_layerwise_options>(),
+                null
+            ),
+            0
+        );
+        assert_eq!(
+            sys::eredu_dense_stream_options_init(
+                &mut dense,
+                size_of::<sys::eredu_dense_stream_options>(),
+                null
+            ),
+            0
+        );
+        assert_eq!(
+            sys::eredu_parameter_bank_options_init(
+                &mut bank,
+                size_of::<sys::eredu_parameter_bank_options>(),
+                null
+            ),
+            0
+        );
+        assert_eq!(
+            sys::eredu_offload_config_init(
+                &mut offload,
+                size_of::<sys::eredu_offload_config>(),
+                null
+            ),
+            0
+        );
         (layerwise, dense, bank, offload)
     };
     let rust_offload = OffloadConfig::default();

@@ -12,7 +12,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use eredu::{
-    check_json, plan_world_json, CheckOptions, ModelDescription, ParallelTopology, ShardingPolicy,
+    check_json, plan_world_json, CheckOptions, ModelDescription, ParallelTopology, PlanOptions,
+    ShardingPolicy,
 };
 
 fn vectors_dir() -> PathBuf {
@@ -149,21 +150,26 @@ fn read(path: &Path) -> Vec<u8> {
     fs::read(path).unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()))
 }
 
-/// The output of one case: the returned text, or the error line.
-fn run(case: &Case) -> Vec<u8> {
+/// The output of one case planned on `threads` threads (0: the library's
+/// choice): the returned text, or the error line.
+fn run(case: &Case, threads: u32) -> Vec<u8> {
+    let options = || {
+        PlanOptions::new()
+            .with_policy(case.policy)
+            .with_threads(threads)
+    };
     let result = ModelDescription::from_json(read(&case.groups)).and_then(|model| match case.op {
         Op::Layout => model
-            .plan_rank(case.topology, case.rank, case.policy)
+            .plan_rank(case.topology, case.rank, options())
             .and_then(|layout| layout.to_json()),
-        Op::World => plan_world_json(&model, case.topology, case.policy, 0),
+        Op::World => plan_world_json(&model, case.topology, options()),
         Op::Check => {
             let residency = case.residency.as_deref().map(read);
-            let options = CheckOptions {
+            let check = CheckOptions {
                 residency_json: residency.as_deref(),
                 device_budget_bytes: case.device_budget,
-                threads: 0,
             };
-            check_json(&model, case.topology, case.policy, &options)
+            check_json(&model, case.topology, options(), &check)
         }
     });
     match result {
@@ -193,8 +199,9 @@ fn difference(actual: &[u8], expected: &[u8]) -> String {
     )
 }
 
-#[test]
-fn every_case_matches_its_expected_output_byte_for_byte() {
+/// Runs every case of cases.txt on `threads` threads and compares it with
+/// its expected output.
+fn check_every_case(threads: u32) {
     let dir = vectors_dir();
     let expected_dir = dir.join("expected");
     if !expected_dir.is_dir() {
@@ -213,7 +220,7 @@ fn every_case_matches_its_expected_output_byte_for_byte() {
     let mut failures = Vec::new();
     for case in &cases {
         let expected = read(&expected_dir.join(format!("{}.out", case.name)));
-        let actual = run(case);
+        let actual = run(case, threads);
         if actual != expected {
             failures.push(format!(
                 "cases.txt:{} {}: {}",
@@ -225,12 +232,24 @@ fn every_case_matches_its_expected_output_byte_for_byte() {
     }
     assert!(
         failures.is_empty(),
-        "{} of {} vectors differ:\n{}",
+        "{} of {} vectors differ on {threads} threads (0: the library's choice):\n{}",
         failures.len(),
         cases.len(),
         failures.join("\n")
     );
     eprintln!("{} vectors match byte for byte", cases.len());
+}
+
+#[test]
+fn every_case_matches_its_expected_output_byte_for_byte() {
+    check_every_case(0);
+}
+
+/// The output never depends on the thread count: the same bytes when the
+/// library plans on the calling thread only.
+#[test]
+fn every_case_matches_on_the_calling_thread_only() {
+    check_every_case(1);
 }
 
 #[test]
