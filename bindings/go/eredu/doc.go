@@ -11,7 +11,7 @@
 // The package finds the library with pkg-config (`#cgo pkg-config: eredu`).
 // Against an uninstalled meson build directory:
 //
-//	PKG_CONFIG_PATH=/path/to/build/meson-uninstalled \
+//	PKG_CONFIG_PATH=/path/to/build/capi \
 //	LD_LIBRARY_PATH=/path/to/build/capi go test ./...
 //
 // # Version check
@@ -42,10 +42,31 @@
 // DenseTransferSchedule, LayerwiseModelMetadata) say which calls may
 // overlap.
 //
-// Descriptors (members, scopes, model info) are built in C memory for the
-// duration of one call, since cgo forbids passing Go memory that holds Go
-// pointers. The bulk path (ModelFromJSON, PlanWorldJSON, CheckJSON,
-// LocalModelLayout.JSON) exchanges whole documents as text.
+// Every struct the library reads or fills is sized (docs/abi.md): the
+// binding sets its struct_size to the size of the C struct it is compiled
+// against (C.sizeof_...), so a newer library reads the fields this package
+// knows and defaults the rest. Descriptors that point to other memory
+// (members, scopes, model info, group and parallel descriptors) are built
+// in C memory for the duration of one call, since cgo forbids passing Go
+// memory that holds Go pointers; flat structs (a topology, plan options,
+// output structs) are Go values passed by pointer. A record is read by one
+// call: LocalModelLayout.TensorAt copies every field of a tensor from one
+// eredu_layout_get_tensor_info, and the Info methods read a layout, group,
+// offload plan or load request at once. Counts that cannot fail (Len,
+// TensorCount, ...) return plain values, 0 for a closed handle. The bulk
+// path (ModelFromJSON, PlanWorldJSON, CheckJSON, LocalModelLayout.JSON)
+// exchanges whole documents as text.
+//
+// # Planning options and progress
+//
+// PlanOptions carries the policy, the thread count (1: the calling thread
+// only) and an optional Progress function, which PlanWorldJSON and
+// CheckJSON call after each planned rank; returning false cancels the call
+// with an *Error matching ErrCancelled. The library calls it through an
+// exported cgo trampoline, finding the Go function through a cgo.Handle
+// kept in C memory for the duration of the call; calls are serialized but
+// may come from the library's threads. A panic in it is recovered before it
+// reaches the library and cancels the call.
 //
 // # Errors
 //

@@ -23,7 +23,7 @@ func Example() {
 		log.Fatal(err)
 	}
 	defer model.Close()
-	layout, err := model.PlanRank(eredu.NewParallelTopology(4, 1, 1, 1), 1, eredu.PolicyRequire)
+	layout, err := model.PlanRank(eredu.NewParallelTopology(4, 1, 1, 1), 1, eredu.PlanOptions{Policy: eredu.PolicyRequire})
 	if err != nil {
 		log.Fatalf("plan: %v (unshardable: %v)", err, errors.Is(err, eredu.ErrInvalidTensor))
 	}
@@ -42,7 +42,7 @@ func Example() {
 func ExampleError() {
 	model, _ := eredu.ModelFromJSON([]byte(gqaDescription))
 	defer model.Close()
-	_, err := model.PlanRank(eredu.NewParallelTopology(16, 1, 1, 1), 0, eredu.PolicyRequire)
+	_, err := model.PlanRank(eredu.NewParallelTopology(16, 1, 1, 1), 0, eredu.PlanOptions{Policy: eredu.PolicyRequire})
 	var e *eredu.Error
 	if errors.Is(err, eredu.ErrInvalidTensor) && errors.As(err, &e) {
 		fmt.Println(int32(e.Code), e.Name)
@@ -51,4 +51,29 @@ func ExampleError() {
 	// Output:
 	// 101 EREDU_E_INVALID_TENSOR
 	// logical parameter "layers.0.self_attn": cannot divide 8 items among 16 non-empty partitions
+}
+
+// Every rank at once, with a progress function that stops the call.
+func ExampleModelDescription_PlanWorldJSON() {
+	model, err := eredu.ModelFromJSON([]byte(gqaDescription))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer model.Close()
+	world := eredu.NewParallelTopology(4, 1, 1, 2)
+	text, err := model.PlanWorldJSON(world, eredu.PlanOptions{Threads: 1})
+	fmt.Println(strings.HasPrefix(text, `{"schema":"eredu.world.v1"`), err)
+	_, err = model.PlanWorldJSON(world, eredu.PlanOptions{
+		Threads: 1,
+		Progress: func(done, total uint64) bool {
+			fmt.Printf("%d/%d\n", done, total)
+			return done < 2 // false cancels
+		},
+	})
+	fmt.Println(errors.Is(err, eredu.ErrCancelled), err)
+	// Output:
+	// true <nil>
+	// 1/8
+	// 2/8
+	// true eredu: EREDU_E_CANCELLED (12): cancelled by the progress callback after 2 of 8 ranks
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// Seed 003 static_unit_bindings_are_runtime_owned_and_decomposable.
+// The seed test static_unit_bindings_are_runtime_owned_and_decomposable.
 func TestStaticUnitBindings(t *testing.T) {
 	binding := WeightBinding{Name: "embedding", CheckpointKey: "model.embedding.weight", ExpectedBytes: 16}
 	if err := binding.Validate(); err != nil {
@@ -46,7 +46,7 @@ func TestStaticUnitBindings(t *testing.T) {
 	}
 }
 
-// Seed 003 layerwise_metadata_is_runtime_owned_and_updateable.
+// The seed test layerwise_metadata_is_runtime_owned_and_updateable.
 func TestLayerwiseModelMetadata(t *testing.T) {
 	m, err := NewLayerwiseModelMetadata(LayerwiseModelMetadataDesc{EffectiveModelType: "generic",
 		LayerCount: 4, StaticDeviceBytes: 10, Residency: ExecutionLayerwiseHost, LayerParameterBytes: 20,
@@ -85,7 +85,7 @@ func TestLayerwiseModelMetadata(t *testing.T) {
 	}
 }
 
-// Seed 000 parallel_model_info_preserves_opaque_topology_and_accounting.
+// The seed test parallel_model_info_preserves_opaque_topology_and_accounting.
 func TestParallelModelInfo(t *testing.T) {
 	info, err := NewParallelModelInfo(NewParallelTopology(2, 1, 1, 1), "generic", []string{"layer.weight"}, 10, 20, 4, 8)
 	want := ParallelModelInfo{Topology: ParallelTopology{2, 1, 1, 1}, EffectiveModelType: "generic",

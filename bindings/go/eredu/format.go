@@ -5,10 +5,7 @@ package eredu
 */
 import "C"
 
-import (
-	"runtime"
-	"unsafe"
-)
+import "runtime"
 
 // LinearFormatKind selects a LinearFormat variant (EREDU_LINEAR_FORMAT_*).
 type LinearFormatKind uint32
@@ -53,7 +50,7 @@ func DefaultLinearFormat() LinearFormat {
 		return LinearFormat{}
 	}
 	var f C.eredu_linear_format
-	C.eredu_linear_format_init(&f, nil)
+	C.eredu_linear_format_init(&f, C.sizeof_eredu_linear_format, nil)
 	return LinearFormat{Kind: LinearFormatKind(f.kind), AffineGroupSize: int32(f.affine_group_size),
 		AffineBits: int32(f.affine_bits), GgmlType: uint32(f.ggml_type), BlockRows: int32(f.block_rows),
 		BlockColumns: int32(f.block_columns), ScaleEncoding: BlockFp8ScaleEncoding(f.scale_encoding)}
@@ -128,12 +125,12 @@ func (s LinearFormatSpec) Validate() error {
 }
 
 func (m *cMemory) linearFormat(f LinearFormat) (*C.eredu_linear_format, error) {
-	p, err := m.alloc(unsafe.Sizeof(C.eredu_linear_format{}))
+	p, err := m.alloc(C.sizeof_eredu_linear_format)
 	if err != nil {
 		return nil, err
 	}
 	cf := (*C.eredu_linear_format)(p)
-	C.eredu_linear_format_init(cf, nil)
+	C.eredu_linear_format_init(cf, C.sizeof_eredu_linear_format, nil)
 	cf.kind = C.eredu_linear_format_kind(f.Kind)
 	cf.affine_group_size = C.int32_t(f.AffineGroupSize)
 	cf.affine_bits = C.int32_t(f.AffineBits)
@@ -149,12 +146,12 @@ func (m *cMemory) linearFormatSpec(s *LinearFormatSpec) (*C.eredu_linear_format_
 	if s == nil {
 		return nil, nil
 	}
-	p, err := m.alloc(unsafe.Sizeof(C.eredu_linear_format_spec{}))
+	p, err := m.alloc(C.sizeof_eredu_linear_format_spec)
 	if err != nil {
 		return nil, err
 	}
 	cs := (*C.eredu_linear_format_spec)(p)
-	C.eredu_linear_format_spec_init(cs, nil)
+	C.eredu_linear_format_spec_init(cs, C.sizeof_eredu_linear_format_spec, nil)
 	if cs.format, err = m.linearFormat(s.Format); err != nil {
 		return nil, err
 	}
@@ -202,9 +199,8 @@ func GgmlTypeByCode(code uint32) (GgmlTypeInfo, error) {
 	if err := checkVersion(); err != nil {
 		return GgmlTypeInfo{}, err
 	}
-	var info C.eredu_ggml_type_info
+	info := C.eredu_ggml_type_info{struct_size: C.sizeof_eredu_ggml_type_info}
 	var cerr *C.eredu_error
-	C.eredu_ggml_type_info_init(&info, nil)
 	if err := takeError(C.eredu_ggml_type_by_code(C.uint32_t(code), &info, &cerr), cerr); err != nil {
 		return GgmlTypeInfo{}, err
 	}
@@ -224,9 +220,8 @@ func GgmlTypeByName(name string) (GgmlTypeInfo, error) {
 	if err != nil {
 		return GgmlTypeInfo{}, err
 	}
-	var info C.eredu_ggml_type_info
+	info := C.eredu_ggml_type_info{struct_size: C.sizeof_eredu_ggml_type_info}
 	var cerr *C.eredu_error
-	C.eredu_ggml_type_info_init(&info, nil)
 	if err := takeError(C.eredu_ggml_type_by_name(cname, &info, &cerr), cerr); err != nil {
 		return GgmlTypeInfo{}, err
 	}

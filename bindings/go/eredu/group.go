@@ -5,10 +5,7 @@ package eredu
 */
 import "C"
 
-import (
-	"runtime"
-	"unsafe"
-)
+import "runtime"
 
 // Range is a half-open range [Start, End) of elements (or logical units).
 type Range struct {
@@ -96,8 +93,8 @@ func (m ParameterMemberSpec) WithDType(d DType) ParameterMemberSpec {
 	return m
 }
 
-// GroupScope is the pipeline/expert ownership of a group (interchange
-// section 1 `scope`). The zero value is ScopeKindAll.
+// GroupScope is the pipeline/expert ownership of a group (eredu.groups.v1
+// `scope`, docs/interchange.md). The zero value is ScopeKindAll.
 type GroupScope struct {
 	Kind      ScopeKind
 	Layer     uint64
@@ -155,9 +152,10 @@ func NewPartitionedParameterGroupSpec(name string, role ParameterRole, units uin
 }
 
 // BuildParameterGroupSpec builds a group from a complete description
-// (eredu_group_new). Errors: *VersionError; ErrNullArgument,
-// ErrInvalidArgument (also for a NUL byte inside a string), ErrInvalidGroup
-// (the seed's construction rules, in the seed's order), ErrOutOfMemory.
+// (eredu_group_new with an eredu_group_desc). Errors: *VersionError;
+// ErrNullArgument, ErrInvalidArgument (also for a NUL byte inside a
+// string), ErrInvalidGroup (the seed's construction rules, in the seed's
+// order), ErrOutOfMemory.
 func BuildParameterGroupSpec(desc GroupDesc) (*ParameterGroupSpec, error) {
 	if err := checkVersion(); err != nil {
 		return nil, err
@@ -168,14 +166,26 @@ func BuildParameterGroupSpec(desc GroupDesc) (*ParameterGroupSpec, error) {
 	if err != nil {
 		return nil, err
 	}
+	p, err := mem.alloc(C.sizeof_eredu_group_desc)
+	if err != nil {
+		return nil, err
+	}
+	cdesc := (*C.eredu_group_desc)(p)
+	var cerr *C.eredu_error
+	if err := takeError(C.eredu_group_desc_init(cdesc, C.sizeof_eredu_group_desc, &cerr), cerr); err != nil {
+		return nil, err
+	}
+	cdesc.role = C.eredu_role(desc.Role)
+	cdesc.name = name
+	cdesc.has_partition_units = cbool(desc.Partitioned)
+	cdesc.partition_units = C.uint64_t(desc.PartitionUnits)
+	cdesc.scope = scope
 	members, err := mem.memberArray(desc.Members)
 	if err != nil {
 		return nil, err
 	}
 	var out *C.eredu_group
-	var cerr *C.eredu_error
-	status := C.eredu_group_new(name, C.eredu_role(desc.Role), cbool(desc.Partitioned),
-		C.uint64_t(desc.PartitionUnits), scope, members, C.size_t(len(desc.Members)), &out, &cerr)
+	status := C.eredu_group_new(cdesc, members, C.size_t(len(desc.Members)), &out, &cerr)
 	return groupResult(status, out, cerr)
 }
 
@@ -225,111 +235,134 @@ func (g *ParameterGroupSpec) handle() (*C.eredu_group, error) {
 	return g.ptr, nil
 }
 
-// LogicalName returns the stable logical name.
-func (g *ParameterGroupSpec) LogicalName() (string, error) {
-	h, err := g.handle()
-	if err != nil {
-		return "", err
-	}
-	var s *C.char
-	var n C.size_t
-	var cerr *C.eredu_error
-	status := C.eredu_group_name(h, &s, &n, &cerr)
-	out := borrowedString(s, n)
-	runtime.KeepAlive(g)
-	return out, takeError(status, cerr)
+// GroupInfo is what a group is besides its members (eredu_group_info).
+type GroupInfo struct {
+	// Name is the stable logical name.
+	Name string
+	Role ParameterRole
+	// MemberCount is the number of physical members.
+	MemberCount int
+	// PartitionUnits is the shared logical-unit count when Partitioned.
+	PartitionUnits uint64
+	Partitioned    bool
+	Scope          GroupScope
 }
 
-// Role returns the semantic role.
-func (g *ParameterGroupSpec) Role() (ParameterRole, error) {
+// Info returns the group's name, role, member count, units and scope in
+// one call (eredu_group_get_info).
+func (g *ParameterGroupSpec) Info() (GroupInfo, error) {
 	h, err := g.handle()
 	if err != nil {
-		return 0, err
+		return GroupInfo{}, err
 	}
-	var role C.eredu_role
+	i := C.eredu_group_info{struct_size: C.sizeof_eredu_group_info}
 	var cerr *C.eredu_error
-	status := C.eredu_group_role(h, &role, &cerr)
+	status := C.eredu_group_get_info(h, &i, &cerr)
+	var out GroupInfo
+	if status == C.EREDU_OK {
+		out = GroupInfo{
+			Name:           borrowedString(i.name, i.name_length),
+			Role:           ParameterRole(i.role),
+			MemberCount:    int(i.member_count),
+			PartitionUnits: uint64(i.partition_units),
+			Partitioned:    i.has_partition_units != 0,
+			Scope: GroupScope{Kind: ScopeKind(i.scope_kind), Layer: uint64(i.layer),
+				HasLayer: i.has_layer != 0, Expert: uint64(i.expert), HasExpert: i.has_expert != 0},
+		}
+	}
 	runtime.KeepAlive(g)
-	return ParameterRole(role), takeError(status, cerr)
+	if err := takeError(status, cerr); err != nil {
+		return GroupInfo{}, err
+	}
+	return out, nil
+}
+
+// LogicalName returns the stable logical name (Info().Name).
+func (g *ParameterGroupSpec) LogicalName() (string, error) {
+	i, err := g.Info()
+	return i.Name, err
+}
+
+// Role returns the semantic role (Info().Role).
+func (g *ParameterGroupSpec) Role() (ParameterRole, error) {
+	i, err := g.Info()
+	return i.Role, err
 }
 
 // PartitionUnits returns the shared logical-unit count; ok is false when
 // the group has no partition.
 func (g *ParameterGroupSpec) PartitionUnits() (units uint64, ok bool, err error) {
-	h, err := g.handle()
-	if err != nil {
-		return 0, false, err
-	}
-	var u C.uint64_t
-	var present C.bool
-	var cerr *C.eredu_error
-	status := C.eredu_group_partition_units(h, &u, &present, &cerr)
-	runtime.KeepAlive(g)
-	return uint64(u), bool(present), takeError(status, cerr)
+	i, err := g.Info()
+	return i.PartitionUnits, i.Partitioned, err
 }
 
-// Members returns copies of the physical members, in member order.
+// Members returns copies of the physical members, in member order
+// (eredu_group_get_info, then eredu_group_member for each).
 func (g *ParameterGroupSpec) Members() ([]ParameterMemberSpec, error) {
+	info, err := g.Info()
+	if err != nil {
+		return nil, err
+	}
 	h, err := g.handle()
 	if err != nil {
 		return nil, err
 	}
-	var list *C.eredu_member_list
+	members := make([]ParameterMemberSpec, info.MemberCount)
+	desc := C.eredu_member_desc{struct_size: C.sizeof_eredu_member_desc}
 	var cerr *C.eredu_error
-	status := C.eredu_group_members(h, &list, &cerr)
-	runtime.KeepAlive(g)
-	if err := takeError(status, cerr); err != nil {
-		return nil, err
-	}
-	defer C.eredu_member_list_free(list)
-	return readMemberList(list)
-}
-
-// readMemberList copies every member of a borrowed list.
-func readMemberList(list *C.eredu_member_list) ([]ParameterMemberSpec, error) {
-	var count C.size_t
-	var cerr *C.eredu_error
-	if err := takeError(C.eredu_member_list_count(list, &count, &cerr), cerr); err != nil {
-		return nil, err
-	}
-	var desc C.eredu_member_desc
-	if err := takeError(C.eredu_member_desc_init(&desc, &cerr), cerr); err != nil {
-		return nil, err
-	}
-	members := make([]ParameterMemberSpec, 0, int(count))
-	for i := C.size_t(0); i < count; i++ {
-		if err := takeError(C.eredu_member_list_get(list, i, &desc, &cerr), cerr); err != nil {
+	for i := range members {
+		status := C.eredu_group_member(h, C.size_t(i), &desc, &cerr)
+		if status == C.EREDU_OK {
+			members[i] = memberFromC(&desc)
+		}
+		runtime.KeepAlive(g)
+		if err := takeError(status, cerr); err != nil {
 			return nil, err
 		}
-		flat := borrowedUint64s(desc.segments, 2*desc.segment_count)
-		segments := make([]Range, 0, len(flat)/2)
-		for j := 0; j+1 < len(flat); j += 2 {
-			segments = append(segments, Range{flat[j], flat[j+1]})
-		}
-		if len(segments) == 0 {
-			segments = nil
-		}
-		members = append(members, ParameterMemberSpec{
-			Target:      C.GoString(desc.target),
-			GlobalShape: borrowedUint64s(desc.shape, desc.ndim),
-			Sharding: MemberSharding{Kind: ShardingKind(desc.sharding), Axis: uint64(desc.axis),
-				Segments: segments},
-			DType:    DType(desc.dtype),
-			HasDType: desc.has_dtype != 0,
-		})
 	}
 	return members, nil
 }
 
+// readMemberList copies every member of a borrowed list.
+func readMemberList(list *C.eredu_member_list) ([]ParameterMemberSpec, error) {
+	members := make([]ParameterMemberSpec, int(C.eredu_member_list_count(list)))
+	desc := C.eredu_member_desc{struct_size: C.sizeof_eredu_member_desc}
+	var cerr *C.eredu_error
+	for i := range members {
+		if err := takeError(C.eredu_member_list_get(list, C.size_t(i), &desc, &cerr), cerr); err != nil {
+			return nil, err
+		}
+		members[i] = memberFromC(&desc)
+	}
+	return members, nil
+}
+
+// memberFromC copies a member descriptor the library filled.
+func memberFromC(desc *C.eredu_member_desc) ParameterMemberSpec {
+	flat := borrowedUint64s(desc.segments, 2*desc.segment_count)
+	var segments []Range
+	for j := 0; j+1 < len(flat); j += 2 {
+		segments = append(segments, Range{flat[j], flat[j+1]})
+	}
+	return ParameterMemberSpec{
+		Target:      C.GoString(desc.target),
+		GlobalShape: borrowedUint64s(desc.shape, desc.ndim),
+		Sharding: MemberSharding{Kind: ShardingKind(desc.sharding), Axis: uint64(desc.axis),
+			Segments: segments},
+		DType:    DType(desc.dtype),
+		HasDType: desc.has_dtype != 0,
+	}
+}
+
 // scope copies a GroupScope into C memory.
 func (m *cMemory) scope(s GroupScope) (*C.eredu_group_scope, error) {
-	p, err := m.alloc(unsafe.Sizeof(C.eredu_group_scope{}))
+	p, err := m.alloc(C.sizeof_eredu_group_scope)
 	if err != nil {
 		return nil, err
 	}
 	cs := (*C.eredu_group_scope)(p)
 	var cerr *C.eredu_error
-	if err := takeError(C.eredu_group_scope_init(cs, &cerr), cerr); err != nil {
+	if err := takeError(C.eredu_group_scope_init(cs, C.sizeof_eredu_group_scope, &cerr), cerr); err != nil {
 		return nil, err
 	}
 	cs.kind = C.eredu_scope_kind(s.Kind)
@@ -342,13 +375,13 @@ func (m *cMemory) scope(s GroupScope) (*C.eredu_group_scope, error) {
 
 // member copies one member into a C descriptor.
 func (m *cMemory) member(spec ParameterMemberSpec) (*C.eredu_member_desc, error) {
-	p, err := m.alloc(unsafe.Sizeof(C.eredu_member_desc{}))
+	p, err := m.alloc(C.sizeof_eredu_member_desc)
 	if err != nil {
 		return nil, err
 	}
 	d := (*C.eredu_member_desc)(p)
 	var cerr *C.eredu_error
-	if err := takeError(C.eredu_member_desc_init(d, &cerr), cerr); err != nil {
+	if err := takeError(C.eredu_member_desc_init(d, C.sizeof_eredu_member_desc, &cerr), cerr); err != nil {
 		return nil, err
 	}
 	if d.target, err = m.cstring(spec.Target, "member target"); err != nil {

@@ -175,17 +175,16 @@ func (l *LocalModelLayout) handle() (*C.eredu_layout, error) {
 	return l.ptr, nil
 }
 
-// Len returns the number of tensors (every member of the model).
-func (l *LocalModelLayout) Len() (int, error) {
+// Len returns the number of tensors (every member of the model;
+// eredu_layout_tensor_count, which cannot fail); 0 for a closed layout.
+func (l *LocalModelLayout) Len() int {
 	h, err := l.handle()
 	if err != nil {
-		return 0, err
+		return 0
 	}
-	var n C.size_t
-	var cerr *C.eredu_error
-	status := C.eredu_layout_tensor_count(h, &n, &cerr)
+	n := C.eredu_layout_tensor_count(h)
 	runtime.KeepAlive(l)
-	return int(n), takeError(status, cerr)
+	return int(n)
 }
 
 // Topology returns the topology the layout was planned for.
@@ -194,72 +193,81 @@ func (l *LocalModelLayout) Topology() (ParallelTopology, error) {
 	if err != nil {
 		return ParallelTopology{}, err
 	}
-	var t, p, e, d C.uint64_t
+	t := C.eredu_topology{struct_size: C.sizeof_eredu_topology}
 	var cerr *C.eredu_error
-	status := C.eredu_layout_topology(h, &t, &p, &e, &d, &cerr)
+	status := C.eredu_layout_topology(h, &t, &cerr)
 	runtime.KeepAlive(l)
-	return ParallelTopology{uint64(t), uint64(p), uint64(e), uint64(d)}, takeError(status, cerr)
+	if err := takeError(status, cerr); err != nil {
+		return ParallelTopology{}, err
+	}
+	return topologyFromC(&t), nil
 }
 
-// Rank returns the global rank the layout was planned for.
+// LayoutInfo is what a layout is besides its tensors (eredu_layout_info).
+type LayoutInfo struct {
+	// Policy is the policy the layout was planned with.
+	Policy ShardingPolicy
+	// Rank is the global rank, Coordinates its coordinate on every axis.
+	Rank        uint64
+	Coordinates ParallelCoordinates
+	// TensorCount is Len().
+	TensorCount int
+	Totals      LayoutTotals
+}
+
+// Info returns the layout's policy, rank, coordinates, tensor count and
+// totals in one call (eredu_layout_get_info).
+func (l *LocalModelLayout) Info() (LayoutInfo, error) {
+	h, err := l.handle()
+	if err != nil {
+		return LayoutInfo{}, err
+	}
+	i := C.eredu_layout_info{struct_size: C.sizeof_eredu_layout_info}
+	var cerr *C.eredu_error
+	status := C.eredu_layout_get_info(h, &i, &cerr)
+	runtime.KeepAlive(l)
+	if err := takeError(status, cerr); err != nil {
+		return LayoutInfo{}, err
+	}
+	return LayoutInfo{
+		Policy: ShardingPolicy(i.policy),
+		Rank:   uint64(i.rank),
+		Coordinates: ParallelCoordinates{uint64(i.tensor_rank), uint64(i.pipeline_rank),
+			uint64(i.expert_rank), uint64(i.data_rank)},
+		TensorCount: int(i.tensor_count),
+		Totals: LayoutTotals{
+			LocalBytes:          uint64(i.local_bytes),
+			GlobalBytes:         uint64(i.global_bytes),
+			MaterializedTensors: uint64(i.materialized_tensors),
+			OmittedTensors:      uint64(i.omitted_tensors),
+			UnknownBytesTensors: uint64(i.unknown_bytes_tensors),
+		},
+	}, nil
+}
+
+// Rank returns the global rank the layout was planned for (Info().Rank).
 func (l *LocalModelLayout) Rank() (uint64, error) {
-	h, err := l.handle()
-	if err != nil {
-		return 0, err
-	}
-	var r C.uint64_t
-	var cerr *C.eredu_error
-	status := C.eredu_layout_rank(h, &r, &cerr)
-	runtime.KeepAlive(l)
-	return uint64(r), takeError(status, cerr)
+	i, err := l.Info()
+	return i.Rank, err
 }
 
-// Coordinates returns the rank's coordinate on every axis.
+// Coordinates returns the rank's coordinate on every axis
+// (Info().Coordinates).
 func (l *LocalModelLayout) Coordinates() (ParallelCoordinates, error) {
-	h, err := l.handle()
-	if err != nil {
-		return ParallelCoordinates{}, err
-	}
-	var t, p, e, d C.uint64_t
-	var cerr *C.eredu_error
-	status := C.eredu_layout_coordinates(h, &t, &p, &e, &d, &cerr)
-	runtime.KeepAlive(l)
-	return ParallelCoordinates{uint64(t), uint64(p), uint64(e), uint64(d)}, takeError(status, cerr)
+	i, err := l.Info()
+	return i.Coordinates, err
 }
 
-// Policy returns the policy the layout was planned with.
+// Policy returns the policy the layout was planned with (Info().Policy).
 func (l *LocalModelLayout) Policy() (ShardingPolicy, error) {
-	h, err := l.handle()
-	if err != nil {
-		return 0, err
-	}
-	var p C.eredu_policy
-	var cerr *C.eredu_error
-	status := C.eredu_layout_policy(h, &p, &cerr)
-	runtime.KeepAlive(l)
-	return ShardingPolicy(p), takeError(status, cerr)
+	i, err := l.Info()
+	return i.Policy, err
 }
 
-// Totals returns the layout's byte and tensor totals.
+// Totals returns the layout's byte and tensor totals (Info().Totals).
 func (l *LocalModelLayout) Totals() (LayoutTotals, error) {
-	h, err := l.handle()
-	if err != nil {
-		return LayoutTotals{}, err
-	}
-	var t C.eredu_layout_totals
-	var cerr *C.eredu_error
-	if err := takeError(C.eredu_layout_totals_init(&t, &cerr), cerr); err != nil {
-		return LayoutTotals{}, err
-	}
-	status := C.eredu_layout_get_totals(h, &t, &cerr)
-	runtime.KeepAlive(l)
-	return LayoutTotals{
-		LocalBytes:          uint64(t.local_bytes),
-		GlobalBytes:         uint64(t.global_bytes),
-		MaterializedTensors: uint64(t.materialized_tensors),
-		OmittedTensors:      uint64(t.omitted_tensors),
-		UnknownBytesTensors: uint64(t.unknown_bytes_tensors),
-	}, takeError(status, cerr)
+	i, err := l.Info()
+	return i.Totals, err
 }
 
 // Find returns the index of the tensor named target (ErrNotFound when
@@ -295,12 +303,12 @@ func (l *LocalModelLayout) Tensor(target string) (LocalTensorLayout, error) {
 // Tensors returns every entry in target order (seed
 // LocalModelLayout::tensors).
 func (l *LocalModelLayout) Tensors() ([]LocalTensorLayout, error) {
-	n, err := l.Len()
-	if err != nil {
+	if _, err := l.handle(); err != nil {
 		return nil, err
 	}
-	out := make([]LocalTensorLayout, n)
+	out := make([]LocalTensorLayout, l.Len())
 	for i := range out {
+		var err error
 		if out[i], err = l.TensorAt(i); err != nil {
 			return nil, err
 		}
@@ -308,45 +316,70 @@ func (l *LocalModelLayout) Tensors() ([]LocalTensorLayout, error) {
 	return out, nil
 }
 
-// TensorAt returns a copy of entry i (ErrInvalidArgument for i out of
-// range).
+// tensorInfoCall is the memory of one eredu_layout_get_tensor_info call:
+// the output struct and the error slot, one allocation.
+type tensorInfoCall struct {
+	info C.eredu_layout_tensor_info
+	cerr *C.eredu_error
+}
+
+// TensorAt returns a copy of entry i, every field read by one library call
+// (eredu_layout_get_tensor_info); ErrInvalidArgument for i out of range.
 func (l *LocalModelLayout) TensorAt(i int) (LocalTensorLayout, error) {
+	h, err := l.handle()
+	if err != nil {
+		return LocalTensorLayout{}, err
+	}
+	call := &tensorInfoCall{info: C.eredu_layout_tensor_info{struct_size: C.sizeof_eredu_layout_tensor_info}}
+	status := C.eredu_layout_get_tensor_info(h, index(i), &call.info, &call.cerr)
 	var t LocalTensorLayout
-	var err error
-	if t.target, err = l.Target(i); err != nil {
-		return LocalTensorLayout{}, err
+	if status == C.EREDU_OK {
+		t = tensorFromC(&call.info) // copies what the layout lends
 	}
-	if t.logicalName, err = l.LogicalName(i); err != nil {
-		return LocalTensorLayout{}, err
-	}
-	if t.role, err = l.Role(i); err != nil {
-		return LocalTensorLayout{}, err
-	}
-	if t.dtype, t.hasDType, err = l.DType(i); err != nil {
-		return LocalTensorLayout{}, err
-	}
-	if t.globalShape, err = l.GlobalShape(i); err != nil {
-		return LocalTensorLayout{}, err
-	}
-	if t.localShape, err = l.LocalShape(i); err != nil {
-		return LocalTensorLayout{}, err
-	}
-	if t.placement, err = l.Placement(i); err != nil {
-		return LocalTensorLayout{}, err
-	}
-	if t.logicalUnits, t.hasLogicalUnits, err = l.LogicalUnits(i); err != nil {
-		return LocalTensorLayout{}, err
-	}
-	if t.logicalRange, t.hasLogicalRange, err = l.LogicalRange(i); err != nil {
-		return LocalTensorLayout{}, err
-	}
-	if t.fellBackToReplication, err = l.FellBackToReplication(i); err != nil {
-		return LocalTensorLayout{}, err
-	}
-	if t.localBytes, t.hasLocalBytes, err = l.LocalBytes(i); err != nil {
+	runtime.KeepAlive(l)
+	if err := takeError(status, call.cerr); err != nil {
 		return LocalTensorLayout{}, err
 	}
 	return t, nil
+}
+
+// tensorFromC copies every field of a tensor info; its strings share one
+// allocation, its shapes another.
+func tensorFromC(info *C.eredu_layout_tensor_info) LocalTensorLayout {
+	t := LocalTensorLayout{
+		role:                  ParameterRole(info.role),
+		dtype:                 DType(info.dtype),
+		hasDType:              info.has_dtype != 0,
+		logicalUnits:          uint64(info.logical_units),
+		hasLogicalUnits:       info.has_logical_units != 0,
+		logicalRange:          Range{uint64(info.logical_start), uint64(info.logical_end)},
+		hasLogicalRange:       info.has_logical_range != 0,
+		fellBackToReplication: info.fell_back_to_replication != 0,
+		localBytes:            uint64(info.local_bytes),
+		hasLocalBytes:         info.has_local_bytes != 0,
+		placement: TensorPlacement{
+			Kind:       PlacementKind(info.placement),
+			Axis:       uint64(info.axis),
+			Rank:       uint64(info.owner_rank),
+			Index:      uint64(info.shard_index),
+			Parts:      uint64(info.shard_parts),
+			Start:      uint64(info.start),
+			End:        uint64(info.end),
+			IndexCount: uint64(info.index_count),
+		},
+	}
+	t.target, t.logicalName = borrowedStrings(info.target, info.target_length,
+		info.logical_name, info.logical_name_length)
+	t.globalShape, t.localShape = borrowedShapes(info.global_shape, info.global_ndim,
+		info.local_shape, info.local_ndim)
+	if info.run_count > 0 {
+		flat := unsafe.Slice((*uint64)(unsafe.Pointer(info.runs)), 2*int(info.run_count))
+		t.placement.Runs = make([]Range, int(info.run_count))
+		for j := range t.placement.Runs {
+			t.placement.Runs[j] = Range{flat[2*j], flat[2*j+1]}
+		}
+	}
+	return t
 }
 
 // index converts a Go index; a negative one becomes SIZE_MAX, which the
@@ -356,189 +389,6 @@ func index(i int) C.size_t {
 		return ^C.size_t(0)
 	}
 	return C.size_t(i)
-}
-
-// Target returns the checkpoint tensor name of entry i.
-func (l *LocalModelLayout) Target(i int) (string, error) {
-	h, err := l.handle()
-	if err != nil {
-		return "", err
-	}
-	var s *C.char
-	var n C.size_t
-	var cerr *C.eredu_error
-	status := C.eredu_layout_tensor_target(h, index(i), &s, &n, &cerr)
-	out := borrowedString(s, n)
-	runtime.KeepAlive(l)
-	return out, takeError(status, cerr)
-}
-
-// LogicalName returns the group name of entry i.
-func (l *LocalModelLayout) LogicalName(i int) (string, error) {
-	h, err := l.handle()
-	if err != nil {
-		return "", err
-	}
-	var s *C.char
-	var n C.size_t
-	var cerr *C.eredu_error
-	status := C.eredu_layout_tensor_logical_name(h, index(i), &s, &n, &cerr)
-	out := borrowedString(s, n)
-	runtime.KeepAlive(l)
-	return out, takeError(status, cerr)
-}
-
-// Role returns the group role of entry i.
-func (l *LocalModelLayout) Role(i int) (ParameterRole, error) {
-	h, err := l.handle()
-	if err != nil {
-		return 0, err
-	}
-	var r C.eredu_role
-	var cerr *C.eredu_error
-	status := C.eredu_layout_tensor_role(h, index(i), &r, &cerr)
-	runtime.KeepAlive(l)
-	return ParameterRole(r), takeError(status, cerr)
-}
-
-// DType returns the element type of entry i; ok is false without one.
-func (l *LocalModelLayout) DType(i int) (d DType, ok bool, err error) {
-	h, err := l.handle()
-	if err != nil {
-		return 0, false, err
-	}
-	var v C.eredu_dtype
-	var present C.bool
-	var cerr *C.eredu_error
-	status := C.eredu_layout_tensor_dtype(h, index(i), &v, &present, &cerr)
-	runtime.KeepAlive(l)
-	return DType(v), bool(present), takeError(status, cerr)
-}
-
-// GlobalShape returns the checkpoint shape of entry i.
-func (l *LocalModelLayout) GlobalShape(i int) ([]uint64, error) {
-	h, err := l.handle()
-	if err != nil {
-		return nil, err
-	}
-	var shape *C.uint64_t
-	var ndim C.size_t
-	var cerr *C.eredu_error
-	status := C.eredu_layout_tensor_global_shape(h, index(i), &shape, &ndim, &cerr)
-	out := borrowedUint64s(shape, ndim)
-	runtime.KeepAlive(l)
-	return out, takeError(status, cerr)
-}
-
-// LocalShape returns the shape of entry i on this rank (nil when omitted).
-func (l *LocalModelLayout) LocalShape(i int) ([]uint64, error) {
-	h, err := l.handle()
-	if err != nil {
-		return nil, err
-	}
-	var shape *C.uint64_t
-	var ndim C.size_t
-	var cerr *C.eredu_error
-	status := C.eredu_layout_tensor_local_shape(h, index(i), &shape, &ndim, &cerr)
-	out := borrowedUint64s(shape, ndim)
-	runtime.KeepAlive(l)
-	return out, takeError(status, cerr)
-}
-
-// Placement returns the placement of entry i.
-func (l *LocalModelLayout) Placement(i int) (TensorPlacement, error) {
-	h, err := l.handle()
-	if err != nil {
-		return TensorPlacement{}, err
-	}
-	var p C.eredu_placement
-	var cerr *C.eredu_error
-	if err := takeError(C.eredu_placement_init(&p, &cerr), cerr); err != nil {
-		return TensorPlacement{}, err
-	}
-	status := C.eredu_layout_tensor_placement(h, index(i), &p, &cerr)
-	var runs []Range
-	if p.run_count > 0 {
-		flat := unsafe.Slice((*uint64)(unsafe.Pointer(p.runs)), 2*int(p.run_count))
-		runs = make([]Range, int(p.run_count))
-		for j := range runs {
-			runs[j] = Range{flat[2*j], flat[2*j+1]}
-		}
-	}
-	runtime.KeepAlive(l)
-	if err := takeError(status, cerr); err != nil {
-		return TensorPlacement{}, err
-	}
-	return TensorPlacement{
-		Kind:       PlacementKind(p.kind),
-		Axis:       uint64(p.axis),
-		Rank:       uint64(p.rank),
-		Index:      uint64(p.index),
-		Parts:      uint64(p.parts),
-		Start:      uint64(p.start),
-		End:        uint64(p.end),
-		Runs:       runs,
-		IndexCount: uint64(p.index_count),
-	}, nil
-}
-
-// LogicalUnits returns the group's logical-unit count of entry i; ok is
-// false when the group has no partition.
-func (l *LocalModelLayout) LogicalUnits(i int) (units uint64, ok bool, err error) {
-	h, err := l.handle()
-	if err != nil {
-		return 0, false, err
-	}
-	var u C.uint64_t
-	var present C.bool
-	var cerr *C.eredu_error
-	status := C.eredu_layout_tensor_logical_units(h, index(i), &u, &present, &cerr)
-	runtime.KeepAlive(l)
-	return uint64(u), bool(present), takeError(status, cerr)
-}
-
-// LogicalRange returns the logical units entry i's rank owns; ok is false
-// when the group has no partition or the tensor is omitted.
-func (l *LocalModelLayout) LogicalRange(i int) (r Range, ok bool, err error) {
-	h, err := l.handle()
-	if err != nil {
-		return Range{}, false, err
-	}
-	var start, end C.uint64_t
-	var present C.bool
-	var cerr *C.eredu_error
-	status := C.eredu_layout_tensor_logical_range(h, index(i), &start, &end, &present, &cerr)
-	runtime.KeepAlive(l)
-	return Range{uint64(start), uint64(end)}, bool(present), takeError(status, cerr)
-}
-
-// FellBackToReplication reports whether entry i's group was replicated by
-// PolicyReplicateUnsupported.
-func (l *LocalModelLayout) FellBackToReplication(i int) (bool, error) {
-	h, err := l.handle()
-	if err != nil {
-		return false, err
-	}
-	var b C.bool
-	var cerr *C.eredu_error
-	status := C.eredu_layout_tensor_fell_back(h, index(i), &b, &cerr)
-	runtime.KeepAlive(l)
-	return bool(b), takeError(status, cerr)
-}
-
-// LocalBytes returns the bytes of entry i on this rank; ok is false for a
-// materialized tensor without a dtype.
-func (l *LocalModelLayout) LocalBytes(i int) (bytes uint64, ok bool, err error) {
-	h, err := l.handle()
-	if err != nil {
-		return 0, false, err
-	}
-	var b C.uint64_t
-	var present C.bool
-	var cerr *C.eredu_error
-	status := C.eredu_layout_tensor_local_bytes(h, index(i), &b, &present, &cerr)
-	runtime.KeepAlive(l)
-	return uint64(b), bool(present), takeError(status, cerr)
 }
 
 // JSON returns the canonical eredu.layout.v1 text (compact, one trailing

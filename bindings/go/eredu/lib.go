@@ -186,3 +186,49 @@ func borrowedUint64s(p *C.uint64_t, n C.size_t) []uint64 {
 	copy(out, unsafe.Slice((*uint64)(unsafe.Pointer(p)), int(n)))
 	return out
 }
+
+// borrowedStrings copies two borrowed (pointer, length) strings into one
+// allocation.
+func borrowedStrings(a *C.char, an C.size_t, b *C.char, bn C.size_t) (string, string) {
+	if a == nil {
+		an = 0
+	}
+	if b == nil {
+		bn = 0
+	}
+	var s strings.Builder
+	s.Grow(int(an) + int(bn))
+	if an > 0 {
+		s.Write(unsafe.Slice((*byte)(unsafe.Pointer(a)), int(an)))
+	}
+	if bn > 0 {
+		s.Write(unsafe.Slice((*byte)(unsafe.Pointer(b)), int(bn)))
+	}
+	both := s.String()
+	return both[:an], both[an:]
+}
+
+// borrowedShapes copies two borrowed arrays into one allocation; a slice is
+// nil when its count is 0, and neither can grow into the other.
+func borrowedShapes(a *C.uint64_t, an C.size_t, b *C.uint64_t, bn C.size_t) ([]uint64, []uint64) {
+	if a == nil {
+		an = 0
+	}
+	if b == nil {
+		bn = 0
+	}
+	if an+bn == 0 {
+		return nil, nil
+	}
+	both := make([]uint64, int(an)+int(bn))
+	copy(both, unsafe.Slice((*uint64)(unsafe.Pointer(a)), int(an)))
+	copy(both[an:], unsafe.Slice((*uint64)(unsafe.Pointer(b)), int(bn)))
+	first, second := both[:an:an], both[an:]
+	if an == 0 {
+		first = nil
+	}
+	if bn == 0 {
+		second = nil
+	}
+	return first, second
+}

@@ -14,7 +14,7 @@ func TestCloseIsIdempotentAndClosedHandlesFail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	l, err := m.PlanRank(NewParallelTopology(2, 1, 1, 1), 0, PolicyRequire)
+	l, err := m.PlanRank(NewParallelTopology(2, 1, 1, 1), 0, PlanOptions{Policy: PolicyRequire})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,8 +24,8 @@ func TestCloseIsIdempotentAndClosedHandlesFail(t *testing.T) {
 		}
 	}
 	// A model keeps its own copy of the groups.
-	if n, err := m.TensorCount(); err != nil || n != 4 {
-		t.Fatalf("TensorCount after closing the group = %d, %v", n, err)
+	if n := m.TensorCount(); n != 4 {
+		t.Fatalf("TensorCount after closing the group = %d", n)
 	}
 	for i := 0; i < 2; i++ {
 		if err := m.Close(); err != nil {
@@ -46,29 +46,36 @@ func TestCloseIsIdempotentAndClosedHandlesFail(t *testing.T) {
 	_, checks["group.LogicalName"] = g.LogicalName()
 	_, checks["group.Role"] = g.Role()
 	_, _, checks["group.PartitionUnits"] = g.PartitionUnits()
+	_, checks["group.Info"] = g.Info()
 	_, checks["group.Members"] = g.Members()
 	_, checks["ModelFromGroups(closed group)"] = ModelFromGroups(nil, []*ParameterGroupSpec{g})
 	_, checks["ModelFromGroups(nil group)"] = ModelFromGroups(nil, []*ParameterGroupSpec{nil})
-	_, checks["model.TensorCount"] = m.TensorCount()
-	_, checks["model.GroupCount"] = m.GroupCount()
-	_, checks["model.GlobalBytes"] = m.GlobalBytes()
-	_, checks["model.PlanRank"] = m.PlanRank(NewParallelTopology(1, 1, 1, 1), 0, PolicyRequire)
-	_, checks["model.PlanWorldJSON"] = m.PlanWorldJSON(NewParallelTopology(1, 1, 1, 1), PolicyRequire, 0)
-	_, checks["model.CheckJSON"] = m.CheckJSON(NewParallelTopology(1, 1, 1, 1), PolicyRequire, CheckOptions{})
-	_, checks["layout.Len"] = l.Len()
+	_, checks["model.PlanRank"] = m.PlanRank(NewParallelTopology(1, 1, 1, 1), 0, PlanOptions{Policy: PolicyRequire})
+	_, checks["model.PlanWorldJSON"] = m.PlanWorldJSON(NewParallelTopology(1, 1, 1, 1), PlanOptions{})
+	_, checks["model.CheckJSON"] = m.CheckJSON(NewParallelTopology(1, 1, 1, 1), PlanOptions{}, CheckOptions{})
+	_, checks["model.ExpandLinearFormat"] = m.ExpandLinearFormat(nil)
 	_, checks["layout.JSON"] = l.JSON()
+	_, checks["layout.Info"] = l.Info()
+	_, checks["layout.Topology"] = l.Topology()
 	_, checks["layout.Totals"] = l.Totals()
 	_, checks["layout.Find"] = l.Find("q.weight")
 	_, checks["layout.TensorAt"] = l.TensorAt(0)
-	_, checks["layout.Placement"] = l.Placement(0)
+	_, checks["layout.Tensors"] = l.Tensors()
 	var nilModel *ModelDescription
-	_, checks["nil model"] = nilModel.TensorCount()
+	_, checks["nil model"] = nilModel.PlanWorldJSON(NewParallelTopology(1, 1, 1, 1), PlanOptions{})
 	var nilLayout *LocalModelLayout
-	_, checks["nil layout"] = nilLayout.Len()
+	_, checks["nil layout"] = nilLayout.TensorAt(0)
 	for name, err := range checks {
 		if !errors.Is(err, ErrClosed) {
 			t.Errorf("%s on a closed handle: %v", name, err)
 		}
+	}
+	// The plain values the library returns for a NULL handle, without
+	// reaching it.
+	if m.TensorCount() != 0 || m.GroupCount() != 0 || m.GlobalBytes() != 0 || l.Len() != 0 ||
+		nilModel.TensorCount() != 0 || nilLayout.Len() != 0 {
+		t.Errorf("counts of closed handles: %d %d %d %d %d %d", m.TensorCount(), m.GroupCount(),
+			m.GlobalBytes(), l.Len(), nilModel.TensorCount(), nilLayout.Len())
 	}
 	if err := nilModel.Close(); err != nil {
 		t.Errorf("Close of a nil model: %v", err)
@@ -99,7 +106,7 @@ func TestHandlesSurviveGC(t *testing.T) {
 	defer func() { close(stop); wg.Wait() }()
 
 	plan := func(rank uint64) *LocalModelLayout {
-		l, err := gqaModel(t).PlanRank(NewParallelTopology(4, 1, 1, 1), rank, PolicyRequire)
+		l, err := gqaModel(t).PlanRank(NewParallelTopology(4, 1, 1, 1), rank, PlanOptions{Policy: PolicyRequire})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -108,9 +115,8 @@ func TestHandlesSurviveGC(t *testing.T) {
 	for i := 0; i < 50; i++ {
 		rank := uint64(i % 4)
 		runtime.GC()
-		n, err := plan(rank).Len()
-		if err != nil || n != 4 {
-			t.Fatalf("Len = %d, %v", n, err)
+		if n := plan(rank).Len(); n != 4 {
+			t.Fatalf("Len = %d", n)
 		}
 		runtime.GC()
 		text, err := plan(rank).JSON()
@@ -123,9 +129,14 @@ func TestHandlesSurviveGC(t *testing.T) {
 			t.Fatalf("Tensor = %+v, %v", q, err)
 		}
 		runtime.GC()
-		p, err := plan(rank).Placement(1)
-		if err != nil || p.Axis != 1 {
-			t.Fatalf("Placement = %+v, %v", p, err)
+		o, err := plan(rank).TensorAt(1)
+		if err != nil || o.Placement().Axis != 1 || o.Target() != "o.weight" {
+			t.Fatalf("TensorAt = %+v, %v", o, err)
+		}
+		runtime.GC()
+		info, err := plan(rank).Info()
+		if err != nil || info.Rank != rank || info.TensorCount != 4 {
+			t.Fatalf("Info = %+v, %v", info, err)
 		}
 		runtime.GC()
 		members, err := gqaAttention(t).Members()
@@ -138,9 +149,8 @@ func TestHandlesSurviveGC(t *testing.T) {
 			t.Fatalf("LogicalName = %q, %v", name, err)
 		}
 		runtime.GC()
-		b, err := gqaModel(t).GlobalBytes()
-		if err != nil || b != 83886080 {
-			t.Fatalf("GlobalBytes = %d, %v", b, err)
+		if b := gqaModel(t).GlobalBytes(); b != 83886080 {
+			t.Fatalf("GlobalBytes = %d", b)
 		}
 	}
 }
@@ -148,7 +158,7 @@ func TestHandlesSurviveGC(t *testing.T) {
 func TestConcurrentReaders(t *testing.T) {
 	m := gqaModel(t)
 	defer m.Close()
-	l, err := m.PlanRank(NewParallelTopology(2, 1, 1, 1), 1, PolicyRequire)
+	l, err := m.PlanRank(NewParallelTopology(2, 1, 1, 1), 1, PlanOptions{Policy: PolicyRequire})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +174,7 @@ func TestConcurrentReaders(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < 50; i++ {
-				other, err := m.PlanRank(NewParallelTopology(2, 1, 1, 1), 1, PolicyRequire)
+				other, err := m.PlanRank(NewParallelTopology(2, 1, 1, 1), 1, PlanOptions{Policy: PolicyRequire})
 				if err != nil {
 					errs <- err
 					return
@@ -229,7 +239,7 @@ func TestEveryHandleTypeClosesOnce(t *testing.T) {
 	checks := map[string]error{}
 	_, checks["schedule.DesiredIndices"] = schedule.DesiredIndices(1)
 	checks["schedule.Admit"] = schedule.Admit(0, 0)
-	_, checks["nil schedule"] = nilSchedule.CanAdmit()
+	_, _, checks["nil schedule"] = nilSchedule.NextPending()
 	_, checks["unit.ID"] = unit.ID()
 	_, checks["unit.Bindings"] = unit.Bindings()
 	_, checks["nil unit"] = nilUnit.ID()
@@ -239,11 +249,17 @@ func TestEveryHandleTypeClosesOnce(t *testing.T) {
 	_, checks["request.ValidateModelPreparation"] = request.ValidateModelPreparation()
 	_, checks["nil request"] = nilRequest.Drafting()
 	_, checks["plan.Units"] = plan.Units()
+	_, checks["plan.Info"] = plan.Info()
 	_, checks["nil plan"] = nilPlan.Config()
 	for name, err := range checks {
 		if !errors.Is(err, ErrClosed) {
 			t.Errorf("%s on a closed handle: %v", name, err)
 		}
+	}
+	// The plain values the library returns for a NULL handle.
+	if schedule.CanAdmit() || schedule.HasReady() || schedule.IsExhausted() || nilSchedule.CanAdmit() ||
+		plan.Len() != 0 || nilPlan.Len() != 0 {
+		t.Error("a closed schedule or plan reports a value")
 	}
 	for _, c := range []interface{ Close() error }{nilSchedule, nilUnit, nilMetadata, nilRequest, nilPlan} {
 		if err := c.Close(); err != nil {

@@ -7,7 +7,7 @@ import "C"
 
 import "runtime"
 
-// LayerwiseModelMetadata is seed 003's runtime-owned parameter-residency
+// LayerwiseModelMetadata is the seed's runtime-owned parameter-residency
 // snapshot of a layered model, owning an eredu_layerwise_model_metadata.
 // Its setters must not overlap any other call on the same snapshot; getters
 // may run concurrently. Close releases it.
@@ -125,58 +125,47 @@ func (m *LayerwiseModelMetadata) SetQuantization(q *LinearFormat) error {
 // Desc returns every value of the snapshot (seed effective_model_type,
 // quantization, layer_count, static_device_bytes, residency,
 // layer_parameter_bytes, maximum_device_layer_bytes,
-// maximum_host_layer_bytes, device_layer_capacity).
+// maximum_host_layer_bytes, device_layer_capacity): one call for the plain
+// fields (eredu_layerwise_model_metadata_get_info), one more for the
+// quantization when there is one.
 func (m *LayerwiseModelMetadata) Desc() (LayerwiseModelMetadataDesc, error) {
 	h, err := m.handle()
 	if err != nil {
 		return LayerwiseModelMetadataDesc{}, err
 	}
-	var d LayerwiseModelMetadataDesc
+	i := C.eredu_layerwise_model_metadata_info{struct_size: C.sizeof_eredu_layerwise_model_metadata_info}
 	var cerr *C.eredu_error
-	var s *C.char
-	var n C.size_t
-	var q C.eredu_linear_format
-	var present C.bool
-	var residency C.eredu_execution_residency
-	var layers, static, layerBytes, maxDevice, maxHost, capacity C.uint64_t
-	C.eredu_linear_format_init(&q, nil)
-	if err = takeError(C.eredu_layerwise_model_metadata_effective_model_type(h, &s, &n, &cerr), cerr); err == nil {
-		d.EffectiveModelType = borrowedString(s, n)
-		err = takeError(C.eredu_layerwise_model_metadata_quantization(h, &q, &present, &cerr), cerr)
-	}
-	if err == nil {
-		err = takeError(C.eredu_layerwise_model_metadata_layer_count(h, &layers, &cerr), cerr)
-	}
-	if err == nil {
-		err = takeError(C.eredu_layerwise_model_metadata_static_device_bytes(h, &static, &cerr), cerr)
-	}
-	if err == nil {
-		err = takeError(C.eredu_layerwise_model_metadata_residency(h, &residency, &cerr), cerr)
-	}
-	if err == nil {
-		err = takeError(C.eredu_layerwise_model_metadata_layer_parameter_bytes(h, &layerBytes, &cerr), cerr)
-	}
-	if err == nil {
-		err = takeError(C.eredu_layerwise_model_metadata_maximum_device_layer_bytes(h, &maxDevice, &cerr), cerr)
-	}
-	if err == nil {
-		err = takeError(C.eredu_layerwise_model_metadata_maximum_host_layer_bytes(h, &maxHost, &cerr), cerr)
-	}
-	if err == nil {
-		err = takeError(C.eredu_layerwise_model_metadata_device_layer_capacity(h, &capacity, &cerr), cerr)
+	status := C.eredu_layerwise_model_metadata_get_info(h, &i, &cerr)
+	var d LayerwiseModelMetadataDesc
+	if status == C.EREDU_OK {
+		d = LayerwiseModelMetadataDesc{
+			EffectiveModelType:      borrowedString(i.effective_model_type, i.effective_model_type_length),
+			LayerCount:              uint64(i.layer_count),
+			StaticDeviceBytes:       uint64(i.static_device_bytes),
+			Residency:               ExecutionResidency(i.residency),
+			LayerParameterBytes:     uint64(i.layer_parameter_bytes),
+			MaximumDeviceLayerBytes: uint64(i.maximum_device_layer_bytes),
+			MaximumHostLayerBytes:   uint64(i.maximum_host_layer_bytes),
+			DeviceLayerCapacity:     uint64(i.device_layer_capacity),
+		}
 	}
 	runtime.KeepAlive(m)
-	if err != nil {
+	if err := takeError(status, cerr); err != nil {
+		return LayerwiseModelMetadataDesc{}, err
+	}
+	if i.has_quantization == 0 {
+		return d, nil
+	}
+	q := C.eredu_linear_format{struct_size: C.sizeof_eredu_linear_format}
+	var present C.bool
+	status = C.eredu_layerwise_model_metadata_quantization(h, &q, &present, &cerr)
+	runtime.KeepAlive(m)
+	if err := takeError(status, cerr); err != nil {
 		return LayerwiseModelMetadataDesc{}, err
 	}
 	if bool(present) {
-		f := LinearFormat{Kind: LinearFormatKind(q.kind), AffineGroupSize: int32(q.affine_group_size),
+		d.Quantization = &LinearFormat{Kind: LinearFormatKind(q.kind), AffineGroupSize: int32(q.affine_group_size),
 			AffineBits: int32(q.affine_bits), GgmlType: uint32(q.ggml_type)}
-		d.Quantization = &f
 	}
-	d.LayerCount, d.StaticDeviceBytes = uint64(layers), uint64(static)
-	d.Residency, d.LayerParameterBytes = ExecutionResidency(residency), uint64(layerBytes)
-	d.MaximumDeviceLayerBytes, d.MaximumHostLayerBytes = uint64(maxDevice), uint64(maxHost)
-	d.DeviceLayerCapacity = uint64(capacity)
 	return d, nil
 }

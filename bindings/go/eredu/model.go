@@ -44,13 +44,13 @@ func ModelFromGroups(info *ModelInfo, groups []*ParameterGroupSpec) (*ModelDescr
 	defer mem.free()
 	var cinfo *C.eredu_model_info
 	if info != nil {
-		p, err := mem.alloc(unsafe.Sizeof(C.eredu_model_info{}))
+		p, err := mem.alloc(C.sizeof_eredu_model_info)
 		if err != nil {
 			return nil, err
 		}
 		cinfo = (*C.eredu_model_info)(p)
 		var cerr *C.eredu_error
-		if err := takeError(C.eredu_model_info_init(cinfo, &cerr), cerr); err != nil {
+		if err := takeError(C.eredu_model_info_init(cinfo, C.sizeof_eredu_model_info, &cerr), cerr); err != nil {
 			return nil, err
 		}
 		if info.HasName {
@@ -91,7 +91,8 @@ func ModelFromGroups(info *ModelInfo, groups []*ParameterGroupSpec) (*ModelDescr
 // the bulk path. The bytes are read in place, not copied. Errors:
 // *VersionError; ErrInvalidArgument (more than 4294967295 bytes), ErrParse,
 // ErrUnsupportedVersion, ErrInvalidGroup, ErrInvalidFormat,
-// ErrInvalidTensor, ErrOutOfMemory (interchange.md "Load errors" order).
+// ErrInvalidTensor, ErrOutOfMemory (in the order of docs/interchange.md,
+// "Load errors, in this fixed order").
 func ModelFromJSON(document []byte) (*ModelDescription, error) {
 	if err := checkVersion(); err != nil {
 		return nil, err
@@ -134,42 +135,38 @@ func (m *ModelDescription) handle() (*C.eredu_model, error) {
 	return m.ptr, nil
 }
 
-// TensorCount returns the number of physical tensors (after any format
-// expansion).
-func (m *ModelDescription) TensorCount() (int, error) {
+// TensorCount returns the number of physical tensors, after any format
+// expansion (eredu_model_tensor_count, which cannot fail); 0 for a closed
+// description.
+func (m *ModelDescription) TensorCount() int {
 	h, err := m.handle()
 	if err != nil {
-		return 0, err
+		return 0
 	}
-	var n C.size_t
-	var cerr *C.eredu_error
-	status := C.eredu_model_tensor_count(h, &n, &cerr)
+	n := C.eredu_model_tensor_count(h)
 	runtime.KeepAlive(m)
-	return int(n), takeError(status, cerr)
+	return int(n)
 }
 
-// GroupCount returns the number of groups.
-func (m *ModelDescription) GroupCount() (int, error) {
+// GroupCount returns the number of groups; 0 for a closed description.
+func (m *ModelDescription) GroupCount() int {
 	h, err := m.handle()
 	if err != nil {
-		return 0, err
+		return 0
 	}
-	var n C.size_t
-	var cerr *C.eredu_error
-	status := C.eredu_model_group_count(h, &n, &cerr)
+	n := C.eredu_model_group_count(h)
 	runtime.KeepAlive(m)
-	return int(n), takeError(status, cerr)
+	return int(n)
 }
 
-// GlobalBytes returns the bytes of every tensor with a dtype.
-func (m *ModelDescription) GlobalBytes() (uint64, error) {
+// GlobalBytes returns the bytes of every tensor with a dtype; 0 for a
+// closed description.
+func (m *ModelDescription) GlobalBytes() uint64 {
 	h, err := m.handle()
 	if err != nil {
-		return 0, err
+		return 0
 	}
-	var n C.uint64_t
-	var cerr *C.eredu_error
-	status := C.eredu_model_global_bytes(h, &n, &cerr)
+	n := C.eredu_model_global_bytes(h)
 	runtime.KeepAlive(m)
-	return uint64(n), takeError(status, cerr)
+	return uint64(n)
 }

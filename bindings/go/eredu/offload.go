@@ -5,10 +5,7 @@ package eredu
 */
 import "C"
 
-import (
-	"runtime"
-	"unsafe"
-)
+import "runtime"
 
 // MemoryTier is the memory tier of an offload unit, ordered Device < Host <
 // Disk (seed MemoryTier; EREDU_MEMORY_TIER_*).
@@ -77,7 +74,7 @@ func DefaultOffloadConfig() OffloadConfig {
 		return OffloadConfig{}
 	}
 	var c C.eredu_offload_config
-	C.eredu_offload_config_init(&c, nil)
+	C.eredu_offload_config_init(&c, C.sizeof_eredu_offload_config, nil)
 	return offloadConfigFromC(&c)
 }
 
@@ -94,12 +91,12 @@ func offloadConfigFromC(c *C.eredu_offload_config) OffloadConfig {
 
 // offloadConfig copies c into C memory.
 func (m *cMemory) offloadConfig(c OffloadConfig) (*C.eredu_offload_config, error) {
-	p, err := m.alloc(unsafe.Sizeof(C.eredu_offload_config{}))
+	p, err := m.alloc(C.sizeof_eredu_offload_config)
 	if err != nil {
 		return nil, err
 	}
 	cc := (*C.eredu_offload_config)(p)
-	C.eredu_offload_config_init(cc, nil)
+	C.eredu_offload_config_init(cc, C.sizeof_eredu_offload_config, nil)
 	cc.has_device_budget = cbool(c.HasDeviceBudget)
 	cc.device_budget_bytes = C.uint64_t(c.DeviceBudgetBytes)
 	cc.has_host_budget = cbool(c.HasHostBudget)
@@ -146,12 +143,12 @@ func NewOffloadPlan(config *OffloadConfig, units []OffloadUnitSpec) (*OffloadPla
 		}
 	}
 	array, err := pointerArray(&mem, len(units), func(i int) (*C.eredu_offload_unit_desc, error) {
-		q, err := mem.alloc(unsafe.Sizeof(C.eredu_offload_unit_desc{}))
+		q, err := mem.alloc(C.sizeof_eredu_offload_unit_desc)
 		if err != nil {
 			return nil, err
 		}
 		d := (*C.eredu_offload_unit_desc)(q)
-		C.eredu_offload_unit_desc_init(d, nil)
+		C.eredu_offload_unit_desc_init(d, C.sizeof_eredu_offload_unit_desc, nil)
 		if d.id, err = mem.cstring(units[i].ID, "offload unit id"); err != nil {
 			return nil, err
 		}
@@ -205,31 +202,63 @@ func (p *OffloadPlan) Validate() error {
 	return takeError(status, cerr)
 }
 
-// Config returns the plan's configuration.
-func (p *OffloadPlan) Config() (OffloadConfig, error) {
-	h, err := p.handle()
-	if err != nil {
-		return OffloadConfig{}, err
-	}
-	var c C.eredu_offload_config
-	var cerr *C.eredu_error
-	C.eredu_offload_config_init(&c, nil)
-	status := C.eredu_offload_plan_config(h, &c, &cerr)
-	runtime.KeepAlive(p)
-	return offloadConfigFromC(&c), takeError(status, cerr)
+// OffloadPlanInfo is what a plan holds besides its units
+// (eredu_offload_plan_info).
+type OffloadPlanInfo struct {
+	Config OffloadConfig
+	// UnitCount is Len().
+	UnitCount int
+	// PlannedDeviceBytes, PlannedHostBytes and PlannedDiskBytes are the
+	// bytes of each tier's units (seed OffloadPlan::planned_bytes).
+	PlannedDeviceBytes, PlannedHostBytes, PlannedDiskBytes uint64
 }
 
-// Len returns the number of units.
-func (p *OffloadPlan) Len() (int, error) {
+// Info returns the plan's configuration, unit count and planned bytes per
+// tier in one call (eredu_offload_plan_get_info).
+func (p *OffloadPlan) Info() (OffloadPlanInfo, error) {
 	h, err := p.handle()
 	if err != nil {
-		return 0, err
+		return OffloadPlanInfo{}, err
 	}
-	var n C.size_t
+	i := C.eredu_offload_plan_info{struct_size: C.sizeof_eredu_offload_plan_info}
 	var cerr *C.eredu_error
-	status := C.eredu_offload_plan_unit_count(h, &n, &cerr)
+	status := C.eredu_offload_plan_get_info(h, &i, &cerr)
 	runtime.KeepAlive(p)
-	return int(n), takeError(status, cerr)
+	if err := takeError(status, cerr); err != nil {
+		return OffloadPlanInfo{}, err
+	}
+	return OffloadPlanInfo{
+		Config: OffloadConfig{
+			DeviceBudgetBytes: uint64(i.device_budget_bytes),
+			HasDeviceBudget:   i.has_device_budget != 0,
+			HostBudgetBytes:   uint64(i.host_budget_bytes),
+			HasHostBudget:     i.has_host_budget != 0,
+			PrefetchDepth:     uint64(i.prefetch_depth),
+			EvictionPolicy:    CacheEvictionPolicy(i.eviction_policy),
+		},
+		UnitCount:          int(i.unit_count),
+		PlannedDeviceBytes: uint64(i.planned_device_bytes),
+		PlannedHostBytes:   uint64(i.planned_host_bytes),
+		PlannedDiskBytes:   uint64(i.planned_disk_bytes),
+	}, nil
+}
+
+// Config returns the plan's configuration (Info().Config).
+func (p *OffloadPlan) Config() (OffloadConfig, error) {
+	i, err := p.Info()
+	return i.Config, err
+}
+
+// Len returns the number of units (eredu_offload_plan_unit_count, which
+// cannot fail); 0 for a closed plan.
+func (p *OffloadPlan) Len() int {
+	h, err := p.handle()
+	if err != nil {
+		return 0
+	}
+	n := C.eredu_offload_plan_unit_count(h)
+	runtime.KeepAlive(p)
+	return int(n)
 }
 
 // Unit returns unit i in the plan's (id) order.
@@ -238,9 +267,8 @@ func (p *OffloadPlan) Unit(i int) (OffloadUnitSpec, error) {
 	if err != nil {
 		return OffloadUnitSpec{}, err
 	}
-	var d C.eredu_offload_unit_desc
+	d := C.eredu_offload_unit_desc{struct_size: C.sizeof_eredu_offload_unit_desc}
 	var cerr *C.eredu_error
-	C.eredu_offload_unit_desc_init(&d, nil)
 	status := C.eredu_offload_plan_unit(h, index(i), &d, &cerr)
 	u := OffloadUnitSpec{ID: C.GoString(d.id), Bytes: uint64(d.bytes),
 		Policy: ResidencyPolicy(d.policy), Tier: MemoryTier(d.tier)}
@@ -254,12 +282,12 @@ func (p *OffloadPlan) Unit(i int) (OffloadUnitSpec, error) {
 // Units returns every unit in the plan's (id) order (seed
 // OffloadPlan::units).
 func (p *OffloadPlan) Units() ([]OffloadUnitSpec, error) {
-	n, err := p.Len()
-	if err != nil {
+	if _, err := p.handle(); err != nil {
 		return nil, err
 	}
-	units := make([]OffloadUnitSpec, n)
+	units := make([]OffloadUnitSpec, p.Len())
 	for i := range units {
+		var err error
 		if units[i], err = p.Unit(i); err != nil {
 			return nil, err
 		}
@@ -288,15 +316,20 @@ func (p *OffloadPlan) FindUnit(id string) (int, error) {
 }
 
 // PlannedBytes returns the bytes planned on tier (seed
-// OffloadPlan::planned_bytes).
+// OffloadPlan::planned_bytes), from Info; ErrInvalidArgument for a tier
+// this package does not know.
 func (p *OffloadPlan) PlannedBytes(tier MemoryTier) (uint64, error) {
-	h, err := p.handle()
+	i, err := p.Info()
 	if err != nil {
 		return 0, err
 	}
-	var b C.uint64_t
-	var cerr *C.eredu_error
-	status := C.eredu_offload_plan_planned_bytes(h, C.eredu_memory_tier(tier), &b, &cerr)
-	runtime.KeepAlive(p)
-	return uint64(b), takeError(status, cerr)
+	switch tier {
+	case TierDevice:
+		return i.PlannedDeviceBytes, nil
+	case TierHost:
+		return i.PlannedHostBytes, nil
+	case TierDisk:
+		return i.PlannedDiskBytes, nil
+	}
+	return 0, newError(StatusInvalidArgument, "unknown memory tier value %d", uint32(tier))
 }

@@ -8,9 +8,9 @@ import "C"
 import "runtime"
 
 // ParallelTopology holds the axis sizes of a tensor x pipeline x expert x
-// data parallel world (seed ParallelTopology; argument order T, P, E, D).
-// The library validates it when planning: a zero size is ErrZeroAxis, a
-// product above 64 bits ErrWorldSizeOverflow.
+// data parallel world (seed ParallelTopology; argument order T, P, E, D;
+// eredu_topology). The library validates it when planning: a zero size is
+// ErrZeroAxis, a product above 64 bits ErrWorldSizeOverflow.
 type ParallelTopology struct {
 	Tensor, Pipeline, Expert, Data uint64
 }
@@ -21,28 +21,81 @@ func NewParallelTopology(tensor, pipeline, expert, data uint64) ParallelTopology
 	return ParallelTopology{Tensor: tensor, Pipeline: pipeline, Expert: expert, Data: data}
 }
 
+// c returns t as a sized eredu_topology (struct_size = the C sizeof).
+func (t ParallelTopology) c() C.eredu_topology {
+	return C.eredu_topology{struct_size: C.sizeof_eredu_topology, tensor: C.uint64_t(t.Tensor),
+		pipeline: C.uint64_t(t.Pipeline), expert: C.uint64_t(t.Expert), data: C.uint64_t(t.Data)}
+}
+
+// topologyFromC copies an eredu_topology.
+func topologyFromC(t *C.eredu_topology) ParallelTopology {
+	return ParallelTopology{uint64(t.tensor), uint64(t.pipeline), uint64(t.expert), uint64(t.data)}
+}
+
+// topology copies t into C memory, for a descriptor that points to it.
+func (m *cMemory) topology(t ParallelTopology) (*C.eredu_topology, error) {
+	p, err := m.alloc(C.sizeof_eredu_topology)
+	if err != nil {
+		return nil, err
+	}
+	ct := (*C.eredu_topology)(p)
+	*ct = t.c()
+	return ct, nil
+}
+
 // ParallelCoordinates is a rank's coordinate on every axis.
 type ParallelCoordinates struct {
 	Tensor, Pipeline, Expert, Data uint64
 }
 
-// PlanRank plans global rank `rank` of topology for the model (eredu_plan_rank):
-// which slice of every tensor the rank materializes (seed
-// LocalModelLayout). Ranks enumerate expert fastest, then tensor, then
-// pipeline, data outermost. Errors, in order: ErrInvalidArgument (unknown
-// policy); ErrZeroAxis, ErrWorldSizeOverflow, ErrRankOutOfRange;
-// ErrMissingLayerCount, ErrMissingExpertCount, ErrEmptyPartition;
-// ErrInvalidTensor; ErrOutOfMemory. Safe to call concurrently.
-func (m *ModelDescription) PlanRank(topology ParallelTopology, rank uint64, policy ShardingPolicy) (*LocalModelLayout, error) {
+// PlanOptions is how a call plans (eredu_plan_options). The zero value is
+// the library's default: PolicyRequire, Threads 0, no progress function.
+type PlanOptions struct {
+	Policy ShardingPolicy
+	// Threads is the number of threads a call may use, the calling one
+	// included. 1 plans on the calling thread only and starts no helper
+	// thread. 0 lets the library choose: for PlanRank two threads from
+	// 16384 tensors on and one below, for PlanWorldJSON and CheckJSON one
+	// per hardware thread. Results never depend on it.
+	Threads uint32
+	// Progress, when not nil, is called by PlanWorldJSON and CheckJSON
+	// after each planned rank with the ranks planned so far and the world
+	// size; returning false cancels the call, which then returns an *Error
+	// matching ErrCancelled. PlanRank never calls it.
+	//
+	// Calls are serialized but may come from any of the library's threads
+	// while the calling goroutine waits inside the library; the planning
+	// threads wait for each call, so Progress should return quickly. A
+	// panic inside Progress is recovered and cancels the call; the
+	// returned error's message then names the panic value. Progress is not
+	// called again once it has cancelled.
+	Progress func(done, total uint64) bool
+}
+
+// c returns the options without their progress function as a sized
+// eredu_plan_options (struct_size = the C sizeof).
+func (o PlanOptions) c() C.eredu_plan_options {
+	return C.eredu_plan_options{struct_size: C.sizeof_eredu_plan_options,
+		policy: C.eredu_policy(o.Policy), threads: C.uint32_t(o.Threads)}
+}
+
+// PlanRank plans global rank `rank` of topology for the model
+// (eredu_plan_rank): which slice of every tensor the rank materializes
+// (seed LocalModelLayout). Ranks enumerate expert fastest, then tensor,
+// then pipeline, data outermost. options.Progress is not called. Errors,
+// in order: ErrInvalidArgument (unknown policy); ErrZeroAxis,
+// ErrWorldSizeOverflow, ErrRankOutOfRange; ErrMissingLayerCount,
+// ErrMissingExpertCount, ErrEmptyPartition; ErrInvalidTensor;
+// ErrOutOfMemory. Safe to call concurrently.
+func (m *ModelDescription) PlanRank(topology ParallelTopology, rank uint64, options PlanOptions) (*LocalModelLayout, error) {
 	h, err := m.handle()
 	if err != nil {
 		return nil, err
 	}
+	ctopology, coptions := topology.c(), options.c()
 	var out *C.eredu_layout
 	var cerr *C.eredu_error
-	status := C.eredu_plan_rank(h, C.uint64_t(topology.Tensor), C.uint64_t(topology.Pipeline),
-		C.uint64_t(topology.Expert), C.uint64_t(topology.Data), C.uint64_t(rank),
-		C.eredu_policy(policy), &out, &cerr)
+	status := C.eredu_plan_rank(h, &ctopology, C.uint64_t(rank), &coptions, &out, &cerr)
 	runtime.KeepAlive(m)
 	if err := takeError(status, cerr); err != nil {
 		return nil, err
@@ -51,6 +104,6 @@ func (m *ModelDescription) PlanRank(topology ParallelTopology, rank uint64, poli
 }
 
 // PlanRank is the free-function spelling of ModelDescription.PlanRank.
-func PlanRank(model *ModelDescription, topology ParallelTopology, rank uint64, policy ShardingPolicy) (*LocalModelLayout, error) {
-	return model.PlanRank(topology, rank, policy)
+func PlanRank(model *ModelDescription, topology ParallelTopology, rank uint64, options PlanOptions) (*LocalModelLayout, error) {
+	return model.PlanRank(topology, rank, options)
 }

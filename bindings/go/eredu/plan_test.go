@@ -45,15 +45,15 @@ type wantTensor struct {
 func TestGQAAttentionAtTP2And4(t *testing.T) {
 	m := gqaModel(t)
 	defer m.Close()
-	if n, err := m.TensorCount(); err != nil || n != 4 {
-		t.Fatalf("TensorCount = %d, %v", n, err)
+	if n := m.TensorCount(); n != 4 {
+		t.Fatalf("TensorCount = %d", n)
 	}
-	if n, err := m.GroupCount(); err != nil || n != 1 {
-		t.Fatalf("GroupCount = %d, %v", n, err)
+	if n := m.GroupCount(); n != 1 {
+		t.Fatalf("GroupCount = %d", n)
 	}
 	// (4096*4096*2 + 1024*4096*2) elements x 2 bytes.
-	if b, err := m.GlobalBytes(); err != nil || b != 83886080 {
-		t.Fatalf("GlobalBytes = %d, %v", b, err)
+	if b := m.GlobalBytes(); b != 83886080 {
+		t.Fatalf("GlobalBytes = %d", b)
 	}
 	cases := []struct {
 		tp, rank     uint64
@@ -75,7 +75,7 @@ func TestGQAAttentionAtTP2And4(t *testing.T) {
 		}},
 	}
 	for _, c := range cases {
-		l, err := m.PlanRank(NewParallelTopology(c.tp, 1, 1, 1), c.rank, PolicyRequire)
+		l, err := m.PlanRank(NewParallelTopology(c.tp, 1, 1, 1), c.rank, PlanOptions{Policy: PolicyRequire})
 		if err != nil {
 			t.Fatalf("TP %d: %v", c.tp, err)
 		}
@@ -94,6 +94,11 @@ func TestGQAAttentionAtTP2And4(t *testing.T) {
 		want := LayoutTotals{LocalBytes: c.local, GlobalBytes: 83886080, MaterializedTensors: 4}
 		if totals, err := l.Totals(); err != nil || totals != want {
 			t.Errorf("TP %d: Totals = %+v, %v", c.tp, totals, err)
+		}
+		wantInfo := LayoutInfo{Policy: PolicyRequire, Rank: c.rank,
+			Coordinates: ParallelCoordinates{Tensor: c.rank}, TensorCount: 4, Totals: want}
+		if info, err := l.Info(); err != nil || info != wantInfo || l.Len() != 4 {
+			t.Errorf("TP %d: Info = %+v, %v; Len = %d", c.tp, info, err, l.Len())
 		}
 		tensors, err := l.Tensors()
 		if err != nil || len(tensors) != len(c.tensors) {
@@ -136,7 +141,7 @@ func TestGQAAttentionAtTP2And4(t *testing.T) {
 func TestLayoutJSONIsCanonical(t *testing.T) {
 	m := gqaModel(t)
 	defer m.Close()
-	l, err := m.PlanRank(NewParallelTopology(4, 1, 1, 1), 3, PolicyRequire)
+	l, err := m.PlanRank(NewParallelTopology(4, 1, 1, 1), 3, PlanOptions{Policy: PolicyRequire})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,7 +170,7 @@ func TestLayoutJSONIsCanonical(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer bulk.Close()
-	l2, err := PlanRank(bulk, NewParallelTopology(4, 1, 1, 1), 3, PolicyRequire)
+	l2, err := PlanRank(bulk, NewParallelTopology(4, 1, 1, 1), 3, PlanOptions{Policy: PolicyRequire})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,10 +183,10 @@ func TestLayoutJSONIsCanonical(t *testing.T) {
 func TestReplicateUnsupportedFallsBack(t *testing.T) {
 	m := gqaModel(t)
 	defer m.Close()
-	_, err := m.PlanRank(NewParallelTopology(16, 1, 1, 1), 2, PolicyRequire)
+	_, err := m.PlanRank(NewParallelTopology(16, 1, 1, 1), 2, PlanOptions{Policy: PolicyRequire})
 	assertError(t, err, ErrInvalidTensor,
 		`logical parameter "layers.0.self_attn": cannot divide 8 items among 16 non-empty partitions`)
-	l, err := m.PlanRank(NewParallelTopology(16, 1, 1, 1), 2, PolicyReplicateUnsupported)
+	l, err := m.PlanRank(NewParallelTopology(16, 1, 1, 1), 2, PlanOptions{Policy: PolicyReplicateUnsupported})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,6 +219,11 @@ func TestGroupAccessorsAndMembers(t *testing.T) {
 	if u, ok, err := g.PartitionUnits(); err != nil || !ok || u != 8 {
 		t.Errorf("PartitionUnits = %d %v %v", u, ok, err)
 	}
+	wantInfo := GroupInfo{Name: "layers.0.self_attn", Role: RoleAttentionHeads, MemberCount: 4,
+		PartitionUnits: 8, Partitioned: true}
+	if info, err := g.Info(); err != nil || info != wantInfo {
+		t.Errorf("Info = %+v, %v", info, err)
+	}
 	members, err := g.Members()
 	if err != nil {
 		t.Fatal(err)
@@ -244,7 +254,7 @@ func TestGroupAccessorsAndMembers(t *testing.T) {
 	}
 }
 
-// Seed 000 groups_reject_duplicate_physical_targets and
+// The seed tests groups_reject_duplicate_physical_targets and
 // group_partition_contract_is_explicit, then the other construction errors.
 func TestGroupConstructionErrors(t *testing.T) {
 	q := NewParameterMemberSpec("q.weight", []uint64{8, 8}, ShardingReplicated())
@@ -267,7 +277,7 @@ func TestGroupConstructionErrors(t *testing.T) {
 	_, err = NewParameterGroupSpec("empty", RoleReplicated, nil)
 	assertError(t, err, ErrInvalidGroup, `parallel parameter group "empty" must contain at least one tensor`)
 	_, err = NewParameterGroupSpec("x", ParameterRole(99), []ParameterMemberSpec{q})
-	assertError(t, err, ErrInvalidArgument, "unknown role value 99")
+	assertError(t, err, ErrInvalidArgument, "unknown desc->role value 99")
 	_, err = NewParameterGroupSpec("a\x00b", RoleReplicated, []ParameterMemberSpec{q})
 	assertError(t, err, ErrInvalidArgument, `group name "a\x00b" contains a NUL byte`)
 	_, err = BuildParameterGroupSpec(GroupDesc{Name: "scoped", Role: RoleReplicated,
@@ -280,30 +290,30 @@ func TestGroupConstructionErrors(t *testing.T) {
 func TestPlanningErrors(t *testing.T) {
 	m := gqaModel(t)
 	defer m.Close()
-	_, err := m.PlanRank(NewParallelTopology(0, 1, 1, 1), 0, PolicyRequire)
+	_, err := m.PlanRank(NewParallelTopology(0, 1, 1, 1), 0, PlanOptions{Policy: PolicyRequire})
 	assertError(t, err, ErrZeroAxis, "parallel topology axis sizes must be positive")
-	_, err = m.PlanRank(NewParallelTopology(2, 1, 1, 1), 2, PolicyRequire)
+	_, err = m.PlanRank(NewParallelTopology(2, 1, 1, 1), 2, PlanOptions{Policy: PolicyRequire})
 	assertError(t, err, ErrRankOutOfRange, "rank 2 is outside world size 2")
-	_, err = m.PlanRank(NewParallelTopology(1, 2, 1, 1), 0, PolicyRequire)
+	_, err = m.PlanRank(NewParallelTopology(1, 2, 1, 1), 0, PlanOptions{Policy: PolicyRequire})
 	assertError(t, err, ErrMissingLayerCount, "pipeline topology preflight requires the decoder-layer count")
-	_, err = m.PlanRank(NewParallelTopology(1, 1, 1, 1), 0, ShardingPolicy(7))
-	assertError(t, err, ErrInvalidArgument, "unknown policy value 7")
+	_, err = m.PlanRank(NewParallelTopology(1, 1, 1, 1), 0, PlanOptions{Policy: ShardingPolicy(7)})
+	assertError(t, err, ErrInvalidArgument, "unknown options->policy value 7")
 	_, err = ModelFromJSON([]byte(`{"schema":"eredu.groups.v2","groups":[]}`))
 	assertError(t, err, ErrUnsupportedVersion, `unsupported schema "eredu.groups.v2"; this version reads "eredu.groups.v1"`)
 	_, err = ModelFromJSON(nil)
 	if !errors.Is(err, ErrParse) {
 		t.Errorf("empty document: %v", err)
 	}
-	l, err := m.PlanRank(NewParallelTopology(1, 1, 1, 1), 0, PolicyRequire)
+	l, err := m.PlanRank(NewParallelTopology(1, 1, 1, 1), 0, PlanOptions{Policy: PolicyRequire})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer l.Close()
 	_, err = l.Tensor("nope")
 	assertError(t, err, ErrNotFound, `the layout has no tensor "nope"`)
-	_, err = l.Target(4)
+	_, err = l.TensorAt(4)
 	assertError(t, err, ErrInvalidArgument, "tensor index 4 is out of range (count 4)")
-	_, err = l.Placement(-1)
+	_, err = l.TensorAt(-1)
 	if !errors.Is(err, ErrInvalidArgument) {
 		t.Errorf("negative index: %v", err)
 	}
@@ -325,6 +335,9 @@ func TestModelInfoScopes(t *testing.T) {
 			t.Fatalf("group %d: %v", i, err)
 		}
 		defer g.Close()
+		if info, err := g.Info(); err != nil || info.Scope != desc.Scope || info.Name != desc.Name {
+			t.Errorf("group %d: Info = %+v, %v", i, info, err)
+		}
 		groups = append(groups, g)
 	}
 	m, err := ModelFromGroups(&ModelInfo{Name: "tiny", HasName: true, Layers: 2, HasLayers: true}, groups)
@@ -337,7 +350,7 @@ func TestModelInfoScopes(t *testing.T) {
 		{"embed.weight": PlacementReplicated, "layer1.weight": PlacementOmit, "head.weight": PlacementOmit},
 		{"embed.weight": PlacementOmit, "layer1.weight": PlacementReplicated, "head.weight": PlacementReplicated},
 	} {
-		l, err := m.PlanRank(NewParallelTopology(1, 2, 1, 1), uint64(rank), PolicyRequire)
+		l, err := m.PlanRank(NewParallelTopology(1, 2, 1, 1), uint64(rank), PlanOptions{Policy: PolicyRequire})
 		if err != nil {
 			t.Fatal(err)
 		}

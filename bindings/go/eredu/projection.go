@@ -5,8 +5,6 @@ package eredu
 */
 import "C"
 
-import "unsafe"
-
 // ProjectionSharding is how a projection module is sharded (seed
 // ProjectionSharding; EREDU_PROJECTION_*).
 type ProjectionSharding uint32
@@ -35,12 +33,12 @@ type Projection struct {
 
 func (m *cMemory) moduleParameters(params []ModuleParameter) (**C.eredu_module_parameter, error) {
 	return pointerArray(m, len(params), func(i int) (*C.eredu_module_parameter, error) {
-		q, err := m.alloc(unsafe.Sizeof(C.eredu_module_parameter{}))
+		q, err := m.alloc(C.sizeof_eredu_module_parameter)
 		if err != nil {
 			return nil, err
 		}
 		cp := (*C.eredu_module_parameter)(q)
-		C.eredu_module_parameter_init(cp, nil)
+		C.eredu_module_parameter_init(cp, C.sizeof_eredu_module_parameter, nil)
 		if cp.id, err = m.cstring(params[i].ID, "module parameter id"); err != nil {
 			return nil, err
 		}
@@ -93,12 +91,12 @@ func PartitionedProjectionGroup(name string, role ParameterRole, scope GroupScop
 		return nil, err
 	}
 	array, err := pointerArray(&mem, len(projections), func(i int) (*C.eredu_projection, error) {
-		q, err := mem.alloc(unsafe.Sizeof(C.eredu_projection{}))
+		q, err := mem.alloc(C.sizeof_eredu_projection)
 		if err != nil {
 			return nil, err
 		}
 		cp := (*C.eredu_projection)(q)
-		C.eredu_projection_init(cp, nil)
+		C.eredu_projection_init(cp, C.sizeof_eredu_projection, nil)
 		if cp.parameters, err = mem.moduleParameters(projections[i].Parameters); err != nil {
 			return nil, err
 		}
@@ -183,10 +181,10 @@ func NewParallelModelInfo(topology ParallelTopology, effectiveModelType string, 
 	if err != nil {
 		return ParallelModelInfo{}, err
 	}
+	ctopology := topology.c()
 	var info *C.eredu_parallel_model_info
 	var cerr *C.eredu_error
-	status := C.eredu_parallel_model_info_new(C.uint64_t(topology.Tensor), C.uint64_t(topology.Pipeline),
-		C.uint64_t(topology.Expert), C.uint64_t(topology.Data), ctype, owned, C.size_t(len(ownedTensors)),
+	status := C.eredu_parallel_model_info_new(&ctopology, ctype, owned, C.size_t(len(ownedTensors)),
 		C.uint64_t(localBytes), C.uint64_t(globalBytes), C.uint64_t(pinnedDeviceBytes),
 		C.uint64_t(maximumDeviceBytes), &info, &cerr)
 	if err := takeError(status, cerr); err != nil {
@@ -196,34 +194,32 @@ func NewParallelModelInfo(topology ParallelTopology, effectiveModelType string, 
 	return readParallelModelInfo(info)
 }
 
+// readParallelModelInfo copies a handle: its topology, its summary (one
+// call) and its owned tensors.
 func readParallelModelInfo(info *C.eredu_parallel_model_info) (ParallelModelInfo, error) {
 	var out ParallelModelInfo
-	var t, p, e, d, local, global, pinned, maximum C.uint64_t
+	t := C.eredu_topology{struct_size: C.sizeof_eredu_topology}
 	var cerr *C.eredu_error
-	if err := takeError(C.eredu_parallel_model_info_topology(info, &t, &p, &e, &d, &cerr), cerr); err != nil {
+	if err := takeError(C.eredu_parallel_model_info_topology(info, &t, &cerr), cerr); err != nil {
 		return out, err
 	}
-	out.Topology = ParallelTopology{uint64(t), uint64(p), uint64(e), uint64(d)}
-	var s *C.char
-	var n C.size_t
-	if err := takeError(C.eredu_parallel_model_info_effective_model_type(info, &s, &n, &cerr), cerr); err != nil {
+	out.Topology = topologyFromC(&t)
+	s := C.eredu_parallel_model_summary{struct_size: C.sizeof_eredu_parallel_model_summary}
+	if err := takeError(C.eredu_parallel_model_info_get_summary(info, &s, &cerr), cerr); err != nil {
 		return out, err
 	}
-	out.EffectiveModelType = borrowedString(s, n)
-	var count C.size_t
-	if err := takeError(C.eredu_parallel_model_info_owned_tensor_count(info, &count, &cerr), cerr); err != nil {
-		return out, err
-	}
-	for i := C.size_t(0); i < count; i++ {
-		if err := takeError(C.eredu_parallel_model_info_owned_tensor(info, i, &s, &n, &cerr), cerr); err != nil {
+	out.EffectiveModelType = borrowedString(s.effective_model_type, s.effective_model_type_length)
+	out.LocalParameterBytes = uint64(s.local_parameter_bytes)
+	out.GlobalParameterBytes = uint64(s.global_parameter_bytes)
+	out.PinnedDeviceParameterBytes = uint64(s.pinned_device_parameter_bytes)
+	out.MaximumDeviceParameterBytes = uint64(s.maximum_device_parameter_bytes)
+	for i := C.size_t(0); i < s.owned_tensor_count; i++ {
+		var name *C.char
+		var n C.size_t
+		if err := takeError(C.eredu_parallel_model_info_owned_tensor(info, i, &name, &n, &cerr), cerr); err != nil {
 			return out, err
 		}
-		out.OwnedTensors = append(out.OwnedTensors, borrowedString(s, n))
+		out.OwnedTensors = append(out.OwnedTensors, borrowedString(name, n))
 	}
-	if err := takeError(C.eredu_parallel_model_info_bytes(info, &local, &global, &pinned, &maximum, &cerr), cerr); err != nil {
-		return out, err
-	}
-	out.LocalParameterBytes, out.GlobalParameterBytes = uint64(local), uint64(global)
-	out.PinnedDeviceParameterBytes, out.MaximumDeviceParameterBytes = uint64(pinned), uint64(maximum)
 	return out, nil
 }

@@ -5,10 +5,7 @@ package eredu
 */
 import "C"
 
-import (
-	"runtime"
-	"unsafe"
-)
+import "runtime"
 
 // CompletionCancellationMode is how a backend handles overdue work (seed
 // CompletionCancellationMode; EREDU_CANCELLATION_*).
@@ -63,21 +60,31 @@ type ParallelLoadRequest struct {
 	Completion            CommunicationCompletionPolicy
 }
 
-// DefaultParallelLoadRequest returns eredu_parallel_load_desc_init's values:
-// sizes 1, rank 0, Float32, limits 0 (to be set), 30000 ms
-// quarantine-until-complete.
+// DefaultParallelLoadRequest returns eredu_parallel_load_desc_init's values
+// with eredu_topology_init's sizes: sizes 1, rank 0, Float32, limits 0 (to
+// be set), 30000 ms quarantine-until-complete.
 func DefaultParallelLoadRequest() ParallelLoadRequest {
 	if checkVersion() != nil {
 		return ParallelLoadRequest{}
 	}
 	var d C.eredu_parallel_load_desc
-	C.eredu_parallel_load_desc_init(&d, nil)
+	C.eredu_parallel_load_desc_init(&d, C.sizeof_eredu_parallel_load_desc, nil)
 	return parallelFromC(&d)
 }
 
+// parallelFromC copies a parallel request; a NULL topology (the
+// descriptor's default) reads as eredu_topology_init's.
 func parallelFromC(d *C.eredu_parallel_load_desc) ParallelLoadRequest {
+	var topology ParallelTopology
+	if d.topology != nil {
+		topology = topologyFromC(d.topology)
+	} else {
+		var t C.eredu_topology
+		C.eredu_topology_init(&t, C.sizeof_eredu_topology, nil)
+		topology = topologyFromC(&t)
+	}
 	return ParallelLoadRequest{
-		Topology:              ParallelTopology{uint64(d.tensor), uint64(d.pipeline), uint64(d.expert), uint64(d.data)},
+		Topology:              topology,
 		Rank:                  uint64(d.rank),
 		ActivationDtype:       PipelineActivationDtype(d.activation_dtype),
 		MaximumBatchSize:      int32(d.maximum_batch_size),
@@ -181,7 +188,7 @@ type PreparationPolicy struct {
 	RequiredSessionCapabilities SessionCapabilities
 }
 
-// NormalizedLoadRequest is seed 002's normalized cold-load request, owning
+// NormalizedLoadRequest is the seed's normalized cold-load request, owning
 // an eredu_load_request. Its Set* methods mirror the seed's with_* methods
 // and apply in place, atomically (a failed call changes nothing). It is a
 // single-threaded object: a Set* call must not overlap any other call on
@@ -210,12 +217,12 @@ func newLoadRequest(q *QuantizationRequest) (*NormalizedLoadRequest, error) {
 	defer mem.free()
 	var cq *C.eredu_quantization_request
 	if q != nil {
-		p, err := mem.alloc(unsafe.Sizeof(C.eredu_quantization_request{}))
+		p, err := mem.alloc(C.sizeof_eredu_quantization_request)
 		if err != nil {
 			return nil, err
 		}
 		cq = (*C.eredu_quantization_request)(p)
-		C.eredu_quantization_request_init(cq, nil)
+		C.eredu_quantization_request_init(cq, C.sizeof_eredu_quantization_request, nil)
 		cq.kind = C.eredu_quantization_kind(q.Kind)
 		cq.group_size = C.uint32_t(q.GroupSize)
 		cq.bits = C.uint8_t(q.Bits)
@@ -261,16 +268,15 @@ func (r *NormalizedLoadRequest) SetParallelExecution(p ParallelLoadRequest) erro
 	}
 	var mem cMemory
 	defer mem.free()
-	q, err := mem.alloc(unsafe.Sizeof(C.eredu_parallel_load_desc{}))
+	q, err := mem.alloc(C.sizeof_eredu_parallel_load_desc)
 	if err != nil {
 		return err
 	}
 	d := (*C.eredu_parallel_load_desc)(q)
-	C.eredu_parallel_load_desc_init(d, nil)
-	d.tensor = C.uint64_t(p.Topology.Tensor)
-	d.pipeline = C.uint64_t(p.Topology.Pipeline)
-	d.expert = C.uint64_t(p.Topology.Expert)
-	d.data = C.uint64_t(p.Topology.Data)
+	C.eredu_parallel_load_desc_init(d, C.sizeof_eredu_parallel_load_desc, nil)
+	if d.topology, err = mem.topology(p.Topology); err != nil {
+		return err
+	}
 	d.rank = C.uint64_t(p.Rank)
 	d.activation_dtype = C.eredu_activation_dtype(p.ActivationDtype)
 	d.maximum_batch_size = C.int32_t(p.MaximumBatchSize)
@@ -308,12 +314,12 @@ func (r *NormalizedLoadRequest) SetDraftingPlan(p DraftingPlan) error {
 	}
 	var mem cMemory
 	defer mem.free()
-	q, err := mem.alloc(unsafe.Sizeof(C.eredu_drafting_plan{}))
+	q, err := mem.alloc(C.sizeof_eredu_drafting_plan)
 	if err != nil {
 		return err
 	}
 	d := (*C.eredu_drafting_plan)(q)
-	C.eredu_drafting_plan_init(d, nil)
+	C.eredu_drafting_plan_init(d, C.sizeof_eredu_drafting_plan, nil)
 	d.kind = C.eredu_drafting_plan_kind(p.Kind)
 	d.max_draft_tokens = C.uint64_t(p.MaxDraftTokens)
 	var cerr *C.eredu_error
@@ -409,17 +415,58 @@ func (r *NormalizedLoadRequest) SetPromptCachePersistence(required bool) error {
 	return takeError(status, cerr)
 }
 
-// MaxCachedShards returns the reader-cache bound (seed max_cached_shards).
-func (r *NormalizedLoadRequest) MaxCachedShards() (uint64, error) {
+// LoadRequestInfo holds the plain fields of a request
+// (eredu_load_request_info).
+type LoadRequestInfo struct {
+	// MaxCachedShards is the reader-cache bound: the explicit override,
+	// else the weight residency's (seed max_cached_shards).
+	MaxCachedShards             uint64
+	RequiredSessionCapabilities SessionCapabilities
+	StateResidency              CacheResidencyPolicy
+	PromptCachePersistence      bool
+	Drafting                    DraftingLoadRequest
+	// RealtimeCompletionPolicy is the parallel request's, else the local
+	// one, else 30000 ms quarantine-until-complete (seed
+	// realtime_completion_policy).
+	RealtimeCompletionPolicy CommunicationCompletionPolicy
+	// HasQuantization and HasParallelExecution say whether Quantization and
+	// ParallelExecution have a value.
+	HasQuantization      bool
+	HasParallelExecution bool
+}
+
+// Info returns the request's plain fields in one call
+// (eredu_load_request_get_info).
+func (r *NormalizedLoadRequest) Info() (LoadRequestInfo, error) {
 	h, err := r.handle()
 	if err != nil {
-		return 0, err
+		return LoadRequestInfo{}, err
 	}
-	var n C.uint64_t
+	i := C.eredu_load_request_info{struct_size: C.sizeof_eredu_load_request_info}
 	var cerr *C.eredu_error
-	status := C.eredu_load_request_max_cached_shards(h, &n, &cerr)
+	status := C.eredu_load_request_get_info(h, &i, &cerr)
 	runtime.KeepAlive(r)
-	return uint64(n), takeError(status, cerr)
+	if err := takeError(status, cerr); err != nil {
+		return LoadRequestInfo{}, err
+	}
+	return LoadRequestInfo{
+		MaxCachedShards:             uint64(i.max_cached_shards),
+		RequiredSessionCapabilities: SessionCapabilities(i.required_session_capabilities),
+		StateResidency:              CacheResidencyPolicy(i.state_residency),
+		PromptCachePersistence:      i.prompt_cache_persistence != 0,
+		Drafting:                    DraftingLoadRequest{DraftingKind(i.drafting), uint64(i.max_draft_tokens)},
+		RealtimeCompletionPolicy: CommunicationCompletionPolicy{uint64(i.realtime_completion_timeout_millis),
+			CompletionCancellationMode(i.realtime_completion_cancellation)},
+		HasQuantization:      i.has_quantization != 0,
+		HasParallelExecution: i.has_parallel_execution != 0,
+	}, nil
+}
+
+// MaxCachedShards returns the reader-cache bound (seed max_cached_shards;
+// Info().MaxCachedShards).
+func (r *NormalizedLoadRequest) MaxCachedShards() (uint64, error) {
+	i, err := r.Info()
+	return i.MaxCachedShards, err
 }
 
 // Quantization returns the requested quantization as given; ok is false
@@ -429,10 +476,9 @@ func (r *NormalizedLoadRequest) Quantization() (q QuantizationRequest, ok bool, 
 	if err != nil {
 		return QuantizationRequest{}, false, err
 	}
-	var cq C.eredu_quantization_request
+	cq := C.eredu_quantization_request{struct_size: C.sizeof_eredu_quantization_request}
 	var present C.bool
 	var cerr *C.eredu_error
-	C.eredu_quantization_request_init(&cq, nil)
 	status := C.eredu_load_request_quantization(h, &cq, &present, &cerr)
 	runtime.KeepAlive(r)
 	return QuantizationRequest{QuantizationKind(cq.kind), uint32(cq.group_size), uint8(cq.bits)},
@@ -446,16 +492,18 @@ func (r *NormalizedLoadRequest) ParallelExecution() (p ParallelLoadRequest, ok b
 	if err != nil {
 		return ParallelLoadRequest{}, false, err
 	}
-	var d C.eredu_parallel_load_desc
+	d := C.eredu_parallel_load_desc{struct_size: C.sizeof_eredu_parallel_load_desc}
 	var present C.bool
 	var cerr *C.eredu_error
-	C.eredu_parallel_load_desc_init(&d, nil)
 	status := C.eredu_load_request_parallel_execution(h, &d, &present, &cerr)
+	if status == C.EREDU_OK && bool(present) {
+		p, ok = parallelFromC(&d), true // copies the borrowed topology
+	}
 	runtime.KeepAlive(r)
-	if err := takeError(status, cerr); err != nil || !bool(present) {
+	if err := takeError(status, cerr); err != nil {
 		return ParallelLoadRequest{}, false, err
 	}
-	return parallelFromC(&d), true, nil
+	return p, ok, nil
 }
 
 // CommunicationCompletionPolicy returns the model-preparation completion
@@ -478,32 +526,17 @@ func (r *NormalizedLoadRequest) CommunicationCompletionPolicy() (p Communication
 
 // RealtimeCompletionPolicy returns the realtime completion policy: the
 // parallel request's, else the local one, else 30000 ms
-// quarantine-until-complete (seed realtime_completion_policy).
+// quarantine-until-complete (seed realtime_completion_policy;
+// Info().RealtimeCompletionPolicy).
 func (r *NormalizedLoadRequest) RealtimeCompletionPolicy() (CommunicationCompletionPolicy, error) {
-	h, err := r.handle()
-	if err != nil {
-		return CommunicationCompletionPolicy{}, err
-	}
-	var ms C.uint64_t
-	var mode C.eredu_cancellation_mode
-	var cerr *C.eredu_error
-	status := C.eredu_load_request_realtime_completion_policy(h, &ms, &mode, &cerr)
-	runtime.KeepAlive(r)
-	return CommunicationCompletionPolicy{uint64(ms), CompletionCancellationMode(mode)}, takeError(status, cerr)
+	i, err := r.Info()
+	return i.RealtimeCompletionPolicy, err
 }
 
-// Drafting returns the drafting intent (seed drafting).
+// Drafting returns the drafting intent (seed drafting; Info().Drafting).
 func (r *NormalizedLoadRequest) Drafting() (DraftingLoadRequest, error) {
-	h, err := r.handle()
-	if err != nil {
-		return DraftingLoadRequest{}, err
-	}
-	var kind C.eredu_drafting_kind
-	var tokens C.uint64_t
-	var cerr *C.eredu_error
-	status := C.eredu_load_request_drafting(h, &kind, &tokens, &cerr)
-	runtime.KeepAlive(r)
-	return DraftingLoadRequest{DraftingKind(kind), uint64(tokens)}, takeError(status, cerr)
+	i, err := r.Info()
+	return i.Drafting, err
 }
 
 // WeightResidency summarizes the weight residency for unitCount ordinary
@@ -513,9 +546,8 @@ func (r *NormalizedLoadRequest) WeightResidency(unitCount uint64) (ResidencySumm
 	if err != nil {
 		return ResidencySummary{}, err
 	}
-	var s C.eredu_residency_summary
+	s := C.eredu_residency_summary{struct_size: C.sizeof_eredu_residency_summary}
 	var cerr *C.eredu_error
-	C.eredu_residency_summary_init(&s, nil)
 	status := C.eredu_load_request_weight_residency(h, C.uint64_t(unitCount), &s, &cerr)
 	runtime.KeepAlive(r)
 	if err := takeError(status, cerr); err != nil {
@@ -524,44 +556,25 @@ func (r *NormalizedLoadRequest) WeightResidency(unitCount uint64) (ResidencySumm
 	return summaryFromC(&s), nil
 }
 
-// RequiredSessionCapabilities returns the required capabilities.
+// RequiredSessionCapabilities returns the required capabilities
+// (Info().RequiredSessionCapabilities).
 func (r *NormalizedLoadRequest) RequiredSessionCapabilities() (SessionCapabilities, error) {
-	h, err := r.handle()
-	if err != nil {
-		return 0, err
-	}
-	var c C.uint32_t
-	var cerr *C.eredu_error
-	status := C.eredu_load_request_required_session_capabilities(h, &c, &cerr)
-	runtime.KeepAlive(r)
-	return SessionCapabilities(c), takeError(status, cerr)
+	i, err := r.Info()
+	return i.RequiredSessionCapabilities, err
 }
 
-// StateResidency returns the mutable-state residency.
+// StateResidency returns the mutable-state residency
+// (Info().StateResidency).
 func (r *NormalizedLoadRequest) StateResidency() (CacheResidencyPolicy, error) {
-	h, err := r.handle()
-	if err != nil {
-		return 0, err
-	}
-	var p C.eredu_cache_residency
-	var cerr *C.eredu_error
-	status := C.eredu_load_request_state_residency(h, &p, &cerr)
-	runtime.KeepAlive(r)
-	return CacheResidencyPolicy(p), takeError(status, cerr)
+	i, err := r.Info()
+	return i.StateResidency, err
 }
 
 // PromptCachePersistence reports whether prompt-prefix persistence is
-// required.
+// required (Info().PromptCachePersistence).
 func (r *NormalizedLoadRequest) PromptCachePersistence() (bool, error) {
-	h, err := r.handle()
-	if err != nil {
-		return false, err
-	}
-	var b C.bool
-	var cerr *C.eredu_error
-	status := C.eredu_load_request_prompt_cache_persistence(h, &b, &cerr)
-	runtime.KeepAlive(r)
-	return bool(b), takeError(status, cerr)
+	i, err := r.Info()
+	return i.PromptCachePersistence, err
 }
 
 // ValidateModelPreparation validates the request and returns its portable
@@ -573,22 +586,23 @@ func (r *NormalizedLoadRequest) ValidateModelPreparation() (PreparationPolicy, e
 	if err != nil {
 		return PreparationPolicy{}, err
 	}
-	var p C.eredu_preparation_policy
+	p := C.eredu_preparation_policy{struct_size: C.sizeof_eredu_preparation_policy}
 	var cerr *C.eredu_error
-	C.eredu_preparation_policy_init(&p, nil)
 	status := C.eredu_load_request_validate_model_preparation(h, &p, &cerr)
+	var topology *ParallelTopology
+	if status == C.EREDU_OK && p.topology != nil {
+		t := topologyFromC(p.topology) // a copy of the request's
+		topology = &t
+	}
 	runtime.KeepAlive(r)
 	if err := takeError(status, cerr); err != nil {
 		return PreparationPolicy{}, err
 	}
-	out := PreparationPolicy{Residency: ResidencyRequest(p.residency),
+	out := PreparationPolicy{Residency: ResidencyRequest(p.residency), Topology: topology,
 		RequiredSessionCapabilities: SessionCapabilities(p.required_session_capabilities)}
 	if p.has_quantization != 0 {
 		out.Quantization = &QuantizationRequest{QuantizationKind(p.quantization_kind),
 			uint32(p.quantization_group_size), uint8(p.quantization_bits)}
-	}
-	if p.has_topology != 0 {
-		out.Topology = &ParallelTopology{uint64(p.tensor), uint64(p.pipeline), uint64(p.expert), uint64(p.data)}
 	}
 	return out, nil
 }

@@ -29,7 +29,7 @@ func newRequest(t *testing.T) *NormalizedLoadRequest {
 	return r
 }
 
-// Seed 002 parallel_policy_is_atomic_and_exact.
+// The seed test parallel_policy_is_atomic_and_exact.
 func TestParallelPolicyIsAtomicAndExact(t *testing.T) {
 	r, err := NewNormalizedLoadRequestWithQuantization(QuantizationRequest{Kind: QuantizationMXFP4})
 	if err != nil {
@@ -64,7 +64,7 @@ func TestParallelPolicyIsAtomicAndExact(t *testing.T) {
 	}
 }
 
-// Seed 002 invalid_parallel_geometry_fails_at_parallel_construction and
+// The seed tests invalid_parallel_geometry_fails_at_parallel_construction and
 // replicated_topology_is_rejected_at_parallel_construction.
 func TestInvalidParallelRequests(t *testing.T) {
 	r := newRequest(t)
@@ -82,7 +82,7 @@ func TestInvalidParallelRequests(t *testing.T) {
 	}
 }
 
-// Seed 002 local_completion_cannot_be_reinterpreted_as_parallel_completion
+// The seed tests local_completion_cannot_be_reinterpreted_as_parallel_completion
 // and local_realtime_completion_does_not_become_valid_model_communication.
 func TestLocalCompletionPolicy(t *testing.T) {
 	r := newRequest(t)
@@ -104,7 +104,7 @@ func TestLocalCompletionPolicy(t *testing.T) {
 	}
 }
 
-// Seed 002 embedded_drafting_capacity_is_positive_by_construction, and the
+// The seed test embedded_drafting_capacity_is_positive_by_construction, and the
 // request's other settings.
 func TestRequestSettings(t *testing.T) {
 	r := newRequest(t)

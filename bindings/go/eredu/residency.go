@@ -5,8 +5,6 @@ package eredu
 */
 import "C"
 
-import "unsafe"
-
 // ExecutionResidency is the placement of ordinary execution units (seed
 // LayerWeightResidency variants / ExecutionResidency;
 // EREDU_EXECUTION_RESIDENCY_*).
@@ -67,7 +65,7 @@ func DefaultLayerwiseLoadOptions() LayerwiseLoadOptions {
 		return LayerwiseLoadOptions{}
 	}
 	var o C.eredu_layerwise_options
-	C.eredu_layerwise_options_init(&o, nil)
+	C.eredu_layerwise_options_init(&o, C.sizeof_eredu_layerwise_options, nil)
 	return LayerwiseLoadOptions{Offload: DefaultOffloadConfig(),
 		MaxCachedShards:     uint64(o.max_cached_shards),
 		SampleBackendMemory: o.sample_backend_memory != 0,
@@ -99,7 +97,7 @@ func DefaultDenseDiskStreamLoadOptions() DenseDiskStreamLoadOptions {
 		return DenseDiskStreamLoadOptions{}
 	}
 	var o C.eredu_dense_stream_options
-	C.eredu_dense_stream_options_init(&o, nil)
+	C.eredu_dense_stream_options_init(&o, C.sizeof_eredu_dense_stream_options, nil)
 	return DenseDiskStreamLoadOptions{
 		DeviceBudgetBytes:       uint64(o.device_budget_bytes),
 		HostBudgetBytes:         uint64(o.host_budget_bytes),
@@ -130,7 +128,7 @@ func DefaultParameterBankLoadOptions() ParameterBankLoadOptions {
 		return ParameterBankLoadOptions{}
 	}
 	var o C.eredu_parameter_bank_options
-	C.eredu_parameter_bank_options_init(&o, nil)
+	C.eredu_parameter_bank_options_init(&o, C.sizeof_eredu_parameter_bank_options, nil)
 	return ParameterBankLoadOptions{Members: DefaultOffloadConfig(),
 		CompactBankScratchBytes:       uint64(o.compact_bank_scratch_bytes),
 		PrefillCompactBankTargetBytes: uint64(o.prefill_compact_bank_target_bytes)}
@@ -197,20 +195,20 @@ type ResidencySummary struct {
 
 // weightResidency copies w into C memory.
 func (m *cMemory) weightResidency(w WeightResidency) (*C.eredu_weight_residency_desc, error) {
-	p, err := m.alloc(unsafe.Sizeof(C.eredu_weight_residency_desc{}))
+	p, err := m.alloc(C.sizeof_eredu_weight_residency_desc)
 	if err != nil {
 		return nil, err
 	}
 	d := (*C.eredu_weight_residency_desc)(p)
-	C.eredu_weight_residency_desc_init(d, nil)
+	C.eredu_weight_residency_desc_init(d, C.sizeof_eredu_weight_residency_desc, nil)
 	d.layers = C.eredu_execution_residency(w.Layers)
 	if o := w.Layerwise; o != nil {
-		q, err := m.alloc(unsafe.Sizeof(C.eredu_layerwise_options{}))
+		q, err := m.alloc(C.sizeof_eredu_layerwise_options)
 		if err != nil {
 			return nil, err
 		}
 		co := (*C.eredu_layerwise_options)(q)
-		C.eredu_layerwise_options_init(co, nil)
+		C.eredu_layerwise_options_init(co, C.sizeof_eredu_layerwise_options, nil)
 		if co.offload, err = m.offloadConfig(o.Offload); err != nil {
 			return nil, err
 		}
@@ -220,12 +218,12 @@ func (m *cMemory) weightResidency(w WeightResidency) (*C.eredu_weight_residency_
 		d.layerwise = co
 	}
 	if o := w.Dense; o != nil {
-		q, err := m.alloc(unsafe.Sizeof(C.eredu_dense_stream_options{}))
+		q, err := m.alloc(C.sizeof_eredu_dense_stream_options)
 		if err != nil {
 			return nil, err
 		}
 		co := (*C.eredu_dense_stream_options)(q)
-		C.eredu_dense_stream_options_init(co, nil)
+		C.eredu_dense_stream_options_init(co, C.sizeof_eredu_dense_stream_options, nil)
 		co.device_budget_bytes = C.uint64_t(o.DeviceBudgetBytes)
 		co.host_budget_bytes = C.uint64_t(o.HostBudgetBytes)
 		co.host_lookahead = C.uint64_t(o.HostLookahead)
@@ -237,12 +235,12 @@ func (m *cMemory) weightResidency(w WeightResidency) (*C.eredu_weight_residency_
 		d.dense = co
 	}
 	if o := w.ParameterBankCache; o != nil {
-		q, err := m.alloc(unsafe.Sizeof(C.eredu_parameter_bank_options{}))
+		q, err := m.alloc(C.sizeof_eredu_parameter_bank_options)
 		if err != nil {
 			return nil, err
 		}
 		co := (*C.eredu_parameter_bank_options)(q)
-		C.eredu_parameter_bank_options_init(co, nil)
+		C.eredu_parameter_bank_options_init(co, C.sizeof_eredu_parameter_bank_options, nil)
 		if co.members, err = m.offloadConfig(o.Members); err != nil {
 			return nil, err
 		}
@@ -308,9 +306,8 @@ func (w WeightResidency) Validate(unitCount uint64) (ResidencySummary, error) {
 	if err != nil {
 		return ResidencySummary{}, err
 	}
-	var s C.eredu_residency_summary
+	s := C.eredu_residency_summary{struct_size: C.sizeof_eredu_residency_summary}
 	var cerr *C.eredu_error
-	C.eredu_residency_summary_init(&s, nil)
 	status := C.eredu_residency_validate(desc, C.uint64_t(unitCount), &s, &cerr)
 	if err := takeError(status, cerr); err != nil {
 		return ResidencySummary{}, err

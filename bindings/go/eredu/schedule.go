@@ -10,7 +10,8 @@ import (
 	"unsafe"
 )
 
-// DenseTransferSchedule is seed 003's bounded dense transfer cursor:
+// DenseTransferSchedule is the seed's bounded dense transfer cursor
+// (docs/residency.md, "Dense transfer schedule"):
 // transfers are admitted strictly in pending order into a ready window of
 // at most `capacity`, each with a caller token, and popped oldest first. It
 // is a single-threaded object: calls on one schedule must not overlap (it
@@ -150,43 +151,40 @@ func (s *DenseTransferSchedule) DesiredIndices(lookahead int) ([]uint64, error) 
 	return nil, nil
 }
 
-// CanAdmit reports whether another transfer may be admitted.
-func (s *DenseTransferSchedule) CanAdmit() (bool, error) {
+// CanAdmit reports whether another transfer may be admitted (the ready
+// window has room and a unit is pending); false for a closed schedule.
+func (s *DenseTransferSchedule) CanAdmit() bool {
 	h, err := s.handle()
 	if err != nil {
-		return false, err
+		return false
 	}
-	var b C.bool
-	var cerr *C.eredu_error
-	status := C.eredu_dense_transfer_schedule_can_admit(h, &b, &cerr)
+	b := C.eredu_dense_transfer_schedule_can_admit(h)
 	runtime.KeepAlive(s)
-	return bool(b), takeError(status, cerr)
+	return bool(b)
 }
 
-// HasReady reports whether an admitted transfer is ready.
-func (s *DenseTransferSchedule) HasReady() (bool, error) {
+// HasReady reports whether an admitted transfer is ready; false for a
+// closed schedule.
+func (s *DenseTransferSchedule) HasReady() bool {
 	h, err := s.handle()
 	if err != nil {
-		return false, err
+		return false
 	}
-	var b C.bool
-	var cerr *C.eredu_error
-	status := C.eredu_dense_transfer_schedule_has_ready(h, &b, &cerr)
+	b := C.eredu_dense_transfer_schedule_has_ready(h)
 	runtime.KeepAlive(s)
-	return bool(b), takeError(status, cerr)
+	return bool(b)
 }
 
-// IsExhausted reports whether no ready or pending unit remains.
-func (s *DenseTransferSchedule) IsExhausted() (bool, error) {
+// IsExhausted reports whether no ready or pending unit remains; false for
+// a closed schedule (as the library answers for NULL).
+func (s *DenseTransferSchedule) IsExhausted() bool {
 	h, err := s.handle()
 	if err != nil {
-		return false, err
+		return false
 	}
-	var b C.bool
-	var cerr *C.eredu_error
-	status := C.eredu_dense_transfer_schedule_is_exhausted(h, &b, &cerr)
+	b := C.eredu_dense_transfer_schedule_is_exhausted(h)
 	runtime.KeepAlive(s)
-	return bool(b), takeError(status, cerr)
+	return bool(b)
 }
 
 // NextPending returns the next unit to submit; ok is false when none is
@@ -204,7 +202,7 @@ func (s *DenseTransferSchedule) NextPending() (index uint64, ok bool, err error)
 	return uint64(i), bool(present), takeError(status, cerr)
 }
 
-// ParameterBankKey identifies one member of a parameter bank (seed 003
+// ParameterBankKey identifies one member of a parameter bank (seed
 // ParameterBankKey).
 type ParameterBankKey struct {
 	Unit, Member uint64

@@ -5,10 +5,7 @@ package eredu
 */
 import "C"
 
-import (
-	"runtime"
-	"unsafe"
-)
+import "runtime"
 
 // SelectionKind selects a TensorSelection variant (EREDU_SELECTION_*).
 type SelectionKind uint32
@@ -34,7 +31,7 @@ type TensorSelection struct {
 	Shape          []uint64
 }
 
-// WeightBinding is a named weight read from one checkpoint key (seed 003
+// WeightBinding is a named weight read from one checkpoint key (seed
 // WeightBinding, direct binding).
 type WeightBinding struct {
 	Name          string
@@ -46,12 +43,12 @@ type WeightBinding struct {
 }
 
 func (m *cMemory) weightBinding(b WeightBinding) (*C.eredu_weight_binding_desc, error) {
-	p, err := m.alloc(unsafe.Sizeof(C.eredu_weight_binding_desc{}))
+	p, err := m.alloc(C.sizeof_eredu_weight_binding_desc)
 	if err != nil {
 		return nil, err
 	}
 	d := (*C.eredu_weight_binding_desc)(p)
-	C.eredu_weight_binding_desc_init(d, nil)
+	C.eredu_weight_binding_desc_init(d, C.sizeof_eredu_weight_binding_desc, nil)
 	if d.name, err = m.cstring(b.Name, "weight binding name"); err != nil {
 		return nil, err
 	}
@@ -64,12 +61,12 @@ func (m *cMemory) weightBinding(b WeightBinding) (*C.eredu_weight_binding_desc, 
 		}
 	}
 	d.expected_bytes = C.uint64_t(b.ExpectedBytes)
-	q, err := m.alloc(unsafe.Sizeof(C.eredu_tensor_selection{}))
+	q, err := m.alloc(C.sizeof_eredu_tensor_selection)
 	if err != nil {
 		return nil, err
 	}
 	s := (*C.eredu_tensor_selection)(q)
-	C.eredu_tensor_selection_init(s, nil)
+	C.eredu_tensor_selection_init(s, C.sizeof_eredu_tensor_selection, nil)
 	s.kind = C.eredu_selection_kind(b.Selection.Kind)
 	s.axis = C.uint64_t(b.Selection.Axis)
 	s.start = C.uint64_t(b.Selection.Start)
@@ -106,7 +103,7 @@ func (b WeightBinding) Validate() error {
 }
 
 // StaticUnitBindings is a pinned static unit and its weight bindings (seed
-// 003 StaticUnitBindings), owning an eredu_static_unit_bindings. Immutable;
+// StaticUnitBindings), owning an eredu_static_unit_bindings. Immutable;
 // Close releases it.
 type StaticUnitBindings struct {
 	ptr *C.eredu_static_unit_bindings
@@ -182,17 +179,12 @@ func (u *StaticUnitBindings) Bindings() ([]WeightBinding, error) {
 	if err != nil {
 		return nil, err
 	}
-	var count C.size_t
-	var cerr *C.eredu_error
-	status := C.eredu_static_unit_bindings_count(h, &count, &cerr)
+	count := C.eredu_static_unit_bindings_count(h)
 	runtime.KeepAlive(u)
-	if err := takeError(status, cerr); err != nil {
-		return nil, err
-	}
 	out := make([]WeightBinding, 0, int(count))
+	var cerr *C.eredu_error
 	for i := C.size_t(0); i < count; i++ {
-		var d C.eredu_weight_binding_desc
-		C.eredu_weight_binding_desc_init(&d, nil)
+		d := C.eredu_weight_binding_desc{struct_size: C.sizeof_eredu_weight_binding_desc}
 		status := C.eredu_static_unit_bindings_binding(h, i, &d, &cerr)
 		if err := takeError(status, cerr); err != nil {
 			runtime.KeepAlive(u)

@@ -28,6 +28,8 @@ const (
 	StatusUnsupportedModel Status = 10
 	// StatusCheckpointMismatch is EREDU_E_CHECKPOINT_MISMATCH: A described model disagrees with its checkpoint (names or byte totals).
 	StatusCheckpointMismatch Status = 11
+	// StatusCancelled is EREDU_E_CANCELLED: A long call was cancelled by its progress callback (eredu_progress_fn); nothing was written.
+	StatusCancelled Status = 12
 	// StatusInternal is EREDU_E_INTERNAL: A bug: an exception reached the C boundary.
 	StatusInternal Status = 99
 	// StatusInvalidGroup is EREDU_E_INVALID_GROUP: ParallelPlanError::InvalidGroup.
@@ -149,6 +151,8 @@ var (
 	ErrUnsupportedModel = &Error{Code: StatusUnsupportedModel, Name: "EREDU_E_UNSUPPORTED_MODEL"}
 	// ErrCheckpointMismatch matches EREDU_E_CHECKPOINT_MISMATCH (11): A described model disagrees with its checkpoint (names or byte totals).
 	ErrCheckpointMismatch = &Error{Code: StatusCheckpointMismatch, Name: "EREDU_E_CHECKPOINT_MISMATCH"}
+	// ErrCancelled matches EREDU_E_CANCELLED (12): A long call was cancelled by its progress callback (eredu_progress_fn); nothing was written.
+	ErrCancelled = &Error{Code: StatusCancelled, Name: "EREDU_E_CANCELLED"}
 	// ErrInternal matches EREDU_E_INTERNAL (99): A bug: an exception reached the C boundary.
 	ErrInternal = &Error{Code: StatusInternal, Name: "EREDU_E_INTERNAL"}
 	// ErrInvalidGroup matches EREDU_E_INVALID_GROUP (100): ParallelPlanError::InvalidGroup.
@@ -264,6 +268,7 @@ var statusTable = []struct {
 	{StatusIO, "EREDU_E_IO", ErrIO},
 	{StatusUnsupportedModel, "EREDU_E_UNSUPPORTED_MODEL", ErrUnsupportedModel},
 	{StatusCheckpointMismatch, "EREDU_E_CHECKPOINT_MISMATCH", ErrCheckpointMismatch},
+	{StatusCancelled, "EREDU_E_CANCELLED", ErrCancelled},
 	{StatusInternal, "EREDU_E_INTERNAL", ErrInternal},
 	{StatusInvalidGroup, "EREDU_E_INVALID_GROUP", ErrInvalidGroup},
 	{StatusInvalidTensor, "EREDU_E_INVALID_TENSOR", ErrInvalidTensor},

@@ -125,16 +125,16 @@ func runVectorCase(dir string, c vectorCase) (string, error) {
 		defer model.Close()
 		switch c.op {
 		case "layout":
-			layout, err := model.PlanRank(c.topology, c.rank, c.policy)
+			layout, err := model.PlanRank(c.topology, c.rank, PlanOptions{Policy: c.policy})
 			if err != nil {
 				return "", err
 			}
 			defer layout.Close()
 			return layout.JSON()
 		case "world":
-			return model.PlanWorldJSON(c.topology, c.policy, 0)
+			return model.PlanWorldJSON(c.topology, PlanOptions{Policy: c.policy})
 		default:
-			return model.CheckJSON(c.topology, c.policy, options)
+			return model.CheckJSON(c.topology, PlanOptions{Policy: c.policy}, options)
 		}
 	}()
 	var e *Error

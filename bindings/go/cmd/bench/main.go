@@ -1,17 +1,21 @@
 // Command bench measures the Go binding on a large eredu.groups.v1
-// description (issue 5's benchmark): TP 8 x PP 2 x EP 8 (128 ranks), policy
-// require. It prints one line per figure, `bench go <figure> <value> <unit>`:
+// description (the one scripts/bench-bindings writes): TP 8 x PP 2 x EP 8
+// (128 ranks), policy require. It prints one line per figure,
+// `bench go <figure> <value> <unit>`:
 //
-//	load      ms: the file's bytes (already in memory) -> ModelFromJSON
-//	plan_one  ms: PlanRank(rank 0) and its LocalModelLayout.JSON text
-//	plan_all  ms: PlanWorldJSON (threads 0)
-//	accessor  ns: one LocalModelLayout.Len call, averaged over 10^6 calls
+//	load       ms: the file's bytes (already in memory) -> ModelFromJSON
+//	plan_one   ms: PlanRank(rank 0) and its LocalModelLayout.JSON text
+//	plan_all   ms: PlanWorldJSON (threads 0)
+//	accessor   ns: one LocalModelLayout.Len call, averaged over 10^6 calls
+//	tensor_at  ns: one LocalModelLayout.TensorAt call (every field of one
+//	               tensor), averaged over 10^6 calls cycling through rank
+//	               0's tensors
 //
 // Each figure is the median of -runs runs (at least 5). Figures are
 // reported, never asserted.
 //
 //	cd bindings/go && GOPROXY=off \
-//	  PKG_CONFIG_PATH=$BUILD/meson-uninstalled LD_LIBRARY_PATH=$BUILD/capi \
+//	  PKG_CONFIG_PATH=$BUILD/capi LD_LIBRARY_PATH=$BUILD/capi \
 //	  go run ./cmd/bench [-runs 5] FILE
 package main
 
@@ -72,7 +76,7 @@ func run(path string, runs int) error {
 	defer model.Close()
 
 	planOne, err := median(runs, func() error {
-		layout, err := model.PlanRank(topology, 0, eredu.PolicyRequire)
+		layout, err := model.PlanRank(topology, 0, eredu.PlanOptions{Policy: eredu.PolicyRequire})
 		if err != nil {
 			return err
 		}
@@ -85,22 +89,26 @@ func run(path string, runs int) error {
 	}
 
 	planAll, err := median(runs, func() error {
-		_, err := model.PlanWorldJSON(topology, eredu.PolicyRequire, 0)
+		_, err := model.PlanWorldJSON(topology, eredu.PlanOptions{Policy: eredu.PolicyRequire})
 		return err
 	})
 	if err != nil {
 		return fmt.Errorf("plan_all: %w", err)
 	}
 
-	layout, err := model.PlanRank(topology, 0, eredu.PolicyRequire)
+	layout, err := model.PlanRank(topology, 0, eredu.PlanOptions{Policy: eredu.PolicyRequire})
 	if err != nil {
 		return err
 	}
 	defer layout.Close()
+	tensors := layout.Len()
+	if tensors == 0 {
+		return fmt.Errorf("rank 0 has no tensor")
+	}
 	accessor, err := median(runs, func() error {
 		for i := 0; i < accessorCalls; i++ {
-			if _, err := layout.Len(); err != nil {
-				return err
+			if layout.Len() != tensors {
+				return fmt.Errorf("Len changed")
 			}
 		}
 		return nil
@@ -108,11 +116,23 @@ func run(path string, runs int) error {
 	if err != nil {
 		return fmt.Errorf("accessor: %w", err)
 	}
+	tensorAt, err := median(runs, func() error {
+		for i := 0; i < accessorCalls; i++ {
+			if _, err := layout.TensorAt(i % tensors); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("tensor_at: %w", err)
+	}
 
 	fmt.Printf("bench go load %.1f ms\n", ms(load))
 	fmt.Printf("bench go plan_one %.1f ms\n", ms(planOne))
 	fmt.Printf("bench go plan_all %.1f ms\n", ms(planAll))
 	fmt.Printf("bench go accessor %.1f ns\n", float64(accessor.Nanoseconds())/accessorCalls)
+	fmt.Printf("bench go tensor_at %.1f ns\n", float64(tensorAt.Nanoseconds())/accessorCalls)
 	return nil
 }
 
