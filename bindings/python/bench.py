@@ -2,7 +2,7 @@
 """Benchmark of the Python binding on a large description (reported, never
 asserted).
 
-usage: bench.py FILE [--runs N] [--accessor-calls N]
+usage: bench.py FILE [--runs N] [--accessor-calls N] [--tensor-calls N]
 
 FILE is an eredu.groups.v1 description (e.g. the DeepSeek-V3-scale one of
 build/bench/bench_write_description). Topology TP 8 x PP 2 x EP 8 (128
@@ -12,10 +12,14 @@ ranks), policy require. Prints one line per figure:
     bench python plan_one <ms> ms   plan_rank(rank 0) + LocalModelLayout.to_json()
     bench python plan_all <ms> ms   plan_world_json(threads=0)
     bench python accessor <ns> ns   one LocalModelLayout.len() call
+    bench python tensor <ns> ns     every field of one tensor:
+                                    LocalModelLayout.tensor_at(i), one
+                                    eredu_layout_get_tensor_info call
 
 The ms figures are the median of --runs runs (default 5); releasing the
 handles is not timed. The accessor figure is the mean over --accessor-calls
-calls (default 1000000).
+calls (default 1000000), the tensor figure the mean over --tensor-calls
+calls (default 200000) cycling through the layout's tensors.
 """
 import argparse
 import statistics
@@ -65,11 +69,20 @@ def accessor_ns(layout, calls):
     return (time.perf_counter() - start) / calls * 1e9
 
 
+def tensor_ns(layout, calls):
+    read, count = layout.tensor_at, layout.len()
+    start = time.perf_counter()
+    for call in range(calls):
+        read(call % count)
+    return (time.perf_counter() - start) / calls * 1e9
+
+
 def main(argv):
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("file")
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--accessor-calls", type=int, default=1_000_000)
+    parser.add_argument("--tensor-calls", type=int, default=200_000)
     args = parser.parse_args(argv)
     with open(args.file, "rb") as handle:
         data = handle.read()
@@ -84,6 +97,7 @@ def main(argv):
             print(f"bench python plan_all skipped: {error}", file=sys.stderr)
         with eredu.plan_rank(model, TOPOLOGY, 0, POLICY) as layout:
             print(f"bench python accessor {accessor_ns(layout, args.accessor_calls):.0f} ns")
+            print(f"bench python tensor {tensor_ns(layout, args.tensor_calls):.0f} ns")
     return 0
 
 

@@ -8,19 +8,20 @@ eredu/status.py. With --check nothing is written; the exit status is 1 when
 OUTPUT differs from what HEADER generates (CI runs this).
 """
 import os
-import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_HEADER = os.path.join(HERE, "..", "..", "include", "eredu", "status.h")
-DEFAULT_OUTPUT = os.path.join(HERE, "eredu", "status.py")
+sys.path.insert(0, HERE)
+import cheader  # noqa: E402
 
-_DEFINE = re.compile(r"^#define\s+(EREDU_(?:OK|E_\w+))\s+(\d+)\s*$", re.M)
+DEFAULT_HEADER = os.path.join(cheader.INCLUDE, "status.h")
+DEFAULT_OUTPUT = os.path.join(HERE, "eredu", "status.py")
 
 
 def codes(header_text):
     """[(name, value)] of every status #define, in header order."""
-    found = [(name, int(value)) for name, value in _DEFINE.findall(header_text)]
+    found = [(name, value) for name, value in cheader.defines_in(header_text)
+             if (name == "EREDU_OK" or name.startswith("EREDU_E_")) and value >= 0]
     if not found or found[0] != ("EREDU_OK", 0):
         raise ValueError("status.h: no `#define EREDU_OK 0` found")
     return found

@@ -20,10 +20,11 @@ Quick start (an eredu.groups.v1 file, e.g. from `eredu describe`):
 Main entry points (see help() of each): ModelDescription (from_json,
 from_groups), ParameterGroupSpec, ParameterMemberSpec, MemberSharding,
 ParallelTopology, plan_rank -> LocalModelLayout (tensor, tensors,
-placement, local_shape, totals, to_json), plan_world_json, check_json,
-the formats (LinearFormatSpec, expand_linear_format_model), residency
-(OffloadPlan, WeightResidency, DenseTransferSchedule) and
-NormalizedLoadRequest; errors in eredu.errors, status codes in eredu.status.
+placement, local_shape, totals, to_json), plan_world_json and check_json
+(threads, and a progress callable that can cancel), the formats
+(LinearFormatSpec, expand_linear_format_model), residency (OffloadPlan,
+WeightResidency, DenseTransferSchedule) and NormalizedLoadRequest; errors
+in eredu.errors, status codes in eredu.status.
 
 Every failing call raises EreduError (code, name, message); arguments of
 the wrong type or range raise TypeError / ValueError before any C call.

@@ -71,6 +71,19 @@ def member(enum_type, value, what, *, by_name=False):
         raise ValueError(f"{what} {number} is not a {enum_type.__name__} value") from None
 
 
+def member_lookup(enum_type):
+    """A fast `enum_type(value)` for values read from the library (a dict
+    lookup; an unknown value still raises enum_type's ValueError)."""
+    members = enum_type._value2member_map_
+
+    def lookup(value):
+        try:
+            return members[value]
+        except KeyError:
+            return enum_type(value)
+    return lookup
+
+
 def instance(value, cls, what):
     """`value` when it is a `cls` (a plain-data argument such as a
     ParameterMemberSpec), TypeError naming `what` otherwise."""

@@ -1,5 +1,6 @@
 """Finds and loads liberedu.so.0, checks its major version, declares every
-function, and exposes them as `lib` (one attribute per C function).
+function (the generated table of _capi_gen.py), and exposes them as `lib`
+(one attribute per C function).
 
 Search order (the first that applies):
 
@@ -13,7 +14,7 @@ Search order (the first that applies):
 import ctypes
 import os
 
-from . import _capi
+from . import _capi_gen
 
 LIBRARY_NAME = "liberedu.so.0"
 #: The library major version this package is written for.
@@ -80,7 +81,7 @@ class Library:
         self.where = f"{path} (from {how})"
         self.version_number = check_version(cdll, self.where)
         self.missing = []
-        for name, (restype, argtypes) in _capi.FUNCTIONS.items():
+        for name, (restype, argtypes) in _capi_gen.FUNCTIONS.items():
             try:
                 function = getattr(cdll, name)
             except AttributeError:

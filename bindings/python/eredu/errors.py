@@ -5,7 +5,7 @@ before any C call.
 """
 import ctypes
 
-from . import _capi
+from . import _capi_gen
 from ._library import lib
 
 
@@ -30,7 +30,8 @@ class EreduError(Exception):
 
 
 class GeneralError(EreduError):
-    """Codes 1-99: API misuse, memory, parse, version, I/O, internal errors."""
+    """Codes 1-99: API misuse, memory, parse, version, I/O, cancellation,
+    internal errors."""
 
 
 class ParallelPlanError(EreduError):
@@ -46,15 +47,15 @@ class OffloadError(EreduError):
 
 
 class WeightResidencyPolicyError(EreduError):
-    """Codes 400-499: seed 003 WeightResidencyPolicyError."""
+    """Codes 400-499: seed WeightResidencyPolicyError."""
 
 
 class DenseTransferScheduleError(EreduError):
-    """Codes 500-599: seed 003 DenseTransferScheduleError."""
+    """Codes 500-599: seed DenseTransferScheduleError."""
 
 
 class NormalizedLoadRequestError(EreduError):
-    """Codes 600-699: seed 002 NormalizedLoadRequestError."""
+    """Codes 600-699: seed NormalizedLoadRequestError."""
 
 
 class LinearFormatError(EreduError):
@@ -108,7 +109,7 @@ def take_error(code, slot):
     return error_class(code)(code, status_name(code), message)
 
 
-_ErrorPointer = ctypes.POINTER(_capi.eredu_error)
+_ErrorPointer = ctypes.POINTER(_capi_gen.eredu_error)
 _byref = ctypes.byref
 
 

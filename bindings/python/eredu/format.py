@@ -1,6 +1,6 @@
 """Checkpoint encodings of linear matrices and their expansion into physical
-members (seed 000 LinearFormat, LinearFormatSpec, expand_linear_format_*;
-eredu/format.h). Formats and specs are plain values, validated by the
+members (seed LinearFormat, LinearFormatSpec, expand_linear_format_*;
+eredu/format.h; docs/planning.md). Formats and specs are plain values, validated by the
 library when used (LinearFormatError, EREDU_E_INVALID_FORMAT)."""
 import ctypes
 import dataclasses
@@ -72,8 +72,7 @@ class LinearFormat:
 
     def struct(self):
         """As an eredu_linear_format."""
-        struct = _capi.eredu_linear_format()
-        call(lib.eredu_linear_format_init, ctypes.byref(struct))
+        struct = _capi.sized(_capi.eredu_linear_format)
         struct.kind = convert.u32(self.kind, "kind")
         struct.affine_group_size = convert.i32(self.affine_group_size, "affine_group_size")
         struct.affine_bits = convert.i32(self.affine_bits, "affine_bits")
@@ -120,8 +119,7 @@ class LinearFormatSpec:
 
     def struct(self):
         """As an eredu_linear_format_spec (keeping its format alive)."""
-        spec = _capi.eredu_linear_format_spec()
-        call(lib.eredu_linear_format_spec_init, ctypes.byref(spec))
+        spec = _capi.sized(_capi.eredu_linear_format_spec)
         spec.format = ctypes.pointer(self.format.struct())
         if self.scale is not None:
             spec.scale = convert.text(self.scale, "scale")
@@ -160,8 +158,7 @@ class GgmlTypeInfo:
 
 
 def _ggml(function, key):
-    info = _capi.eredu_ggml_type_info()
-    call(lib.eredu_ggml_type_info_init, ctypes.byref(info))
+    info = _capi.sized(_capi.eredu_ggml_type_info)
     call(function, key, ctypes.byref(info))
     return GgmlTypeInfo(info.code, info.name.decode("ascii"), info.block_values,
                         info.block_bytes)

@@ -1,6 +1,6 @@
-"""Logical parameter groups (seed 000 ParameterRole, MemberSharding,
+"""Logical parameter groups (seed ParameterRole, MemberSharding,
 ParameterMemberSpec, ParameterGroupSpec, partitioned_group_with_preferred_units;
-eredu/group.h, eredu/projection.h).
+eredu/group.h, eredu/projection.h; docs/planning.md).
 
 Members, shardings and scopes are plain Python values; a ParameterGroupSpec
 owns a validated, immutable library group built in one atomic call.
@@ -144,8 +144,8 @@ class ParameterMemberSpec:
 
 @dataclasses.dataclass(frozen=True)
 class GroupScope:
-    """The pipeline/expert ownership of a group (interchange section 1
-    `scope`); the default owns everything."""
+    """The pipeline/expert ownership of a group (eredu.groups.v1 `scope`,
+    docs/interchange.md); the default owns everything."""
 
     kind: ScopeKind = ScopeKind.ALL
     layer: int = None
@@ -173,25 +173,24 @@ class GroupScope:
 
 
 def scope_struct(scope):
-    """A GroupScope (or None) as an eredu_group_scope pointer argument."""
+    """A GroupScope (or None) as a pointer to an eredu_group_scope (None for
+    None), for an argument or an eredu_group_desc field."""
     if scope is None:
         return None
     convert.instance(scope, GroupScope, "scope")
-    struct = _capi.eredu_group_scope()
-    call(lib.eredu_group_scope_init, ctypes.byref(struct))
+    struct = _capi.sized(_capi.eredu_group_scope)
     struct.kind = convert.u32(scope.kind, "scope kind")
     if scope.layer is not None:
         struct.has_layer, struct.layer = 1, convert.u64(scope.layer, "scope layer")
     if scope.expert is not None:
         struct.has_expert, struct.expert = 1, convert.u64(scope.expert, "scope expert")
-    return ctypes.byref(struct)
+    return ctypes.pointer(struct)
 
 
 def member_struct(member):
     """A ParameterMemberSpec as an eredu_member_desc (which keeps its arrays
     and strings alive)."""
-    desc = _capi.eredu_member_desc()
-    call(lib.eredu_member_desc_init, ctypes.byref(desc))
+    desc = _capi.sized(_capi.eredu_member_desc)
     what = f"member {member.target!r}"
     desc.target = convert.text(member.target, "member target")
     desc.shape = convert.u64_array(member.global_shape, f"{what} shape")
@@ -236,12 +235,9 @@ class MemberList(Handle):
 
     def members(self):
         handle = self._handle()
-        count = ctypes.c_size_t()
-        call(lib.eredu_member_list_count, handle, ctypes.byref(count))
         result = []
-        for index in range(count.value):
-            desc = _capi.eredu_member_desc()
-            call(lib.eredu_member_desc_init, ctypes.byref(desc))
+        for index in range(lib.eredu_member_list_count(handle)):
+            desc = _capi.sized(_capi.eredu_member_desc)
             call(lib.eredu_member_list_get, handle, index, ctypes.byref(desc))
             result.append(member_from_struct(desc))
         return result
@@ -269,13 +265,16 @@ class ParameterGroupSpec(Handle):
     _FREE = "eredu_group_free"
 
     def __init__(self, logical_name, role, members, *, partition_units=None, scope=None):
-        name = convert.text(logical_name, "logical_name")
-        role = convert.u32(role, "role")
-        units = 0 if partition_units is None else convert.u64(partition_units, "units")
+        desc = _capi.sized(_capi.eredu_group_desc)
+        desc.name = convert.text(logical_name, "logical_name")
+        desc.role = convert.u32(role, "role")
+        if partition_units is not None:
+            desc.has_partition_units = 1
+            desc.partition_units = convert.u64(partition_units, "units")
+        desc.scope = scope_struct(scope)
         array, count = member_array(members)
         slot = ctypes.POINTER(_capi.eredu_group)()
-        call(lib.eredu_group_new, name, role, convert.flag(partition_units is not None), units,
-             scope_struct(scope), array, count, ctypes.byref(slot))
+        call(lib.eredu_group_new, ctypes.byref(desc), array, count, ctypes.byref(slot))
         super().__init__(slot)
 
     @classmethod
@@ -295,41 +294,47 @@ class ParameterGroupSpec(Handle):
         Handle.__init__(group, slot)
         return group
 
+    def _info(self):
+        info = _capi.sized(_capi.eredu_group_info)
+        call(lib.eredu_group_get_info, self._handle(), ctypes.byref(info))
+        return info
+
     def logical_name(self):
         """The group's logical name."""
-        text, length = ctypes.c_char_p(), ctypes.c_size_t()
-        call(lib.eredu_group_name, self._handle(), ctypes.byref(text), ctypes.byref(length))
-        return convert.read_text(text, length.value)
+        info = self._info()
+        return _capi.text(info, "name", info.name_length)
 
     def role(self):
         """The ParameterRole."""
-        role = ctypes.c_uint32()
-        call(lib.eredu_group_role, self._handle(), ctypes.byref(role))
-        return ParameterRole(role.value)
+        return ParameterRole(self._info().role)
 
     def partition_units(self):
         """The shared logical-unit count, or None when not partitioned."""
-        units, present = ctypes.c_uint64(), ctypes.c_bool()
-        call(lib.eredu_group_partition_units, self._handle(), ctypes.byref(units),
-             ctypes.byref(present))
-        return units.value if present.value else None
+        info = self._info()
+        return info.partition_units if info.has_partition_units else None
+
+    def scope(self):
+        """The GroupScope."""
+        info = self._info()
+        return GroupScope(ScopeKind(info.scope_kind), info.layer if info.has_layer else None,
+                          info.expert if info.has_expert else None)
 
     def member_count(self):
         """The number of members."""
-        count = ctypes.c_size_t()
-        call(lib.eredu_group_member_count, self._handle(), ctypes.byref(count))
-        return count.value
+        return self._info().member_count
+
+    def _member(self, index):
+        desc = _capi.sized(_capi.eredu_member_desc)
+        call(lib.eredu_group_member, self._handle(), index, ctypes.byref(desc))
+        return desc
 
     def member_target(self, index):
         """The target of member `index` (0-based, member order)."""
-        text, length = ctypes.c_char_p(), ctypes.c_size_t()
-        call(lib.eredu_group_member_target, self._handle(), convert.size(index, "index"),
-             ctypes.byref(text), ctypes.byref(length))
-        return convert.read_text(text, length.value)
+        return self._member(convert.size(index, "index")).target.decode("utf-8")
 
     def members(self):
         """The members as ParameterMemberSpecs, in member order."""
-        return read_members(lib.eredu_group_members, self._handle())
+        return [member_from_struct(self._member(index)) for index in range(self.member_count())]
 
     def __repr__(self):
         if self.closed:

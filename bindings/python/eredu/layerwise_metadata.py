@@ -1,6 +1,7 @@
-"""seed 003 LayerwiseModelMetadata (eredu/layerwise_metadata.h): the
-runtime-owned, updateable parameter-residency snapshot of a layered model.
-Setters change the snapshot and must not overlap other calls on it."""
+"""seed LayerwiseModelMetadata (eredu/layerwise_metadata.h;
+docs/residency.md, "Layerwise model metadata"): the runtime-owned,
+updateable parameter-residency snapshot of a layered model. Setters change
+the snapshot and must not overlap other calls on it."""
 import ctypes
 
 from . import _capi
@@ -48,16 +49,18 @@ class LayerwiseModelMetadata(Handle):
         call(lib.eredu_layerwise_model_metadata_set_quantization, self._handle(),
              _quantization(quantization))
 
+    def _info(self):
+        info = _capi.sized(_capi.eredu_layerwise_model_metadata_info)
+        call(lib.eredu_layerwise_model_metadata_get_info, self._handle(), ctypes.byref(info))
+        return info
+
     def effective_model_type(self):
-        text, length = ctypes.c_char_p(), ctypes.c_size_t()
-        call(lib.eredu_layerwise_model_metadata_effective_model_type, self._handle(),
-             ctypes.byref(text), ctypes.byref(length))
-        return convert.read_text(text, length.value)
+        info = self._info()
+        return _capi.text(info, "effective_model_type", info.effective_model_type_length)
 
     def quantization(self):
         """The LinearFormat, or None."""
-        out, present = _capi.eredu_linear_format(), ctypes.c_bool()
-        call(lib.eredu_linear_format_init, ctypes.byref(out))
+        out, present = _capi.sized(_capi.eredu_linear_format), ctypes.c_bool()
         call(lib.eredu_layerwise_model_metadata_quantization, self._handle(), ctypes.byref(out),
              ctypes.byref(present))
         if not present.value:
@@ -69,30 +72,23 @@ class LayerwiseModelMetadata(Handle):
             return LinearFormat.gguf(out.ggml_type)
         return LinearFormat(kind)
 
-    def _u64(self, function):
-        out = ctypes.c_uint64()
-        call(function, self._handle(), ctypes.byref(out))
-        return out.value
-
     def layer_count(self):
-        return self._u64(lib.eredu_layerwise_model_metadata_layer_count)
+        return self._info().layer_count
 
     def static_device_bytes(self):
-        return self._u64(lib.eredu_layerwise_model_metadata_static_device_bytes)
+        return self._info().static_device_bytes
 
     def residency(self):
-        out = ctypes.c_uint32()
-        call(lib.eredu_layerwise_model_metadata_residency, self._handle(), ctypes.byref(out))
-        return ExecutionResidency(out.value)
+        return ExecutionResidency(self._info().residency)
 
     def layer_parameter_bytes(self):
-        return self._u64(lib.eredu_layerwise_model_metadata_layer_parameter_bytes)
+        return self._info().layer_parameter_bytes
 
     def maximum_device_layer_bytes(self):
-        return self._u64(lib.eredu_layerwise_model_metadata_maximum_device_layer_bytes)
+        return self._info().maximum_device_layer_bytes
 
     def maximum_host_layer_bytes(self):
-        return self._u64(lib.eredu_layerwise_model_metadata_maximum_host_layer_bytes)
+        return self._info().maximum_host_layer_bytes
 
     def device_layer_capacity(self):
-        return self._u64(lib.eredu_layerwise_model_metadata_device_layer_capacity)
+        return self._info().device_layer_capacity

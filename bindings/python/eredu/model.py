@@ -38,8 +38,7 @@ class ModelDescription(Handle):
         layers/experts, a target used twice; EREDU_E_INVALID_TENSOR: a byte
         size overflowing 64 bits), GeneralError (EREDU_E_INVALID_ARGUMENT:
         layers 0)."""
-        info = _capi.eredu_model_info()
-        call(lib.eredu_model_info_init, ctypes.byref(info))
+        info = _capi.sized(_capi.eredu_model_info)
         if name is not None:
             info.name = convert.text(name, "name")
         if layers is not None:
@@ -58,7 +57,7 @@ class ModelDescription(Handle):
 
         Raises GeneralError (EREDU_E_PARSE with the JSON pointer,
         EREDU_E_UNSUPPORTED_VERSION), ParallelPlanError, LinearFormatError,
-        in the order of interchange.md "Load errors"."""
+        in the order of docs/interchange.md, "Load errors"."""
         data = convert.document(text, "text")
         slot = ctypes.POINTER(_capi.eredu_model)()
         call(lib.eredu_model_from_json, data, len(data), ctypes.byref(slot))
@@ -66,25 +65,19 @@ class ModelDescription(Handle):
 
     def tensor_count(self):
         """Physical tensors (members of all groups, after format expansion)."""
-        out = ctypes.c_size_t()
-        call(lib.eredu_model_tensor_count, self._handle(), ctypes.byref(out))
-        return out.value
+        return lib.eredu_model_tensor_count(self._handle())
 
     def group_count(self):
         """The number of groups."""
-        out = ctypes.c_size_t()
-        call(lib.eredu_model_group_count, self._handle(), ctypes.byref(out))
-        return out.value
+        return lib.eredu_model_group_count(self._handle())
 
     def global_bytes(self):
         """Bytes of the tensors that have a dtype."""
-        out = ctypes.c_uint64()
-        call(lib.eredu_model_global_bytes, self._handle(), ctypes.byref(out))
-        return out.value
+        return lib.eredu_model_global_bytes(self._handle())
 
-    def plan_rank(self, topology, rank, policy=ShardingPolicy.REQUIRE):
+    def plan_rank(self, topology, rank, policy=ShardingPolicy.REQUIRE, *, threads=0):
         """Plans one rank: see eredu.plan_rank."""
-        return plan_rank(self, topology, rank, policy)
+        return plan_rank(self, topology, rank, policy, threads=threads)
 
     def __repr__(self):
         if self.closed:

@@ -17,6 +17,13 @@ from .errors import EreduError, call
 from .group import Dtype, ParameterRole
 from .status import EREDU_E_NOT_FOUND
 
+_byref = ctypes.byref
+_TOPOLOGY_SIZE = ctypes.sizeof(_capi.eredu_topology)
+_SIZE_MAX = 2 ** (8 * ctypes.sizeof(ctypes.c_size_t)) - 1
+_text = _capi.text
+_TensorInfo = _capi.eredu_layout_tensor_info
+_TENSOR_INFO_SIZE = ctypes.sizeof(_TensorInfo)
+
 
 class ShardingPolicy(enum.IntEnum):
     """What the planner does with a member it cannot shard (seed
@@ -70,6 +77,15 @@ class ParallelTopology:
         """T * P * E * D."""
         return self.tensor * self.pipeline * self.expert * self.data
 
+    def struct(self):
+        """As an eredu_topology (struct_size = its ctypes size)."""
+        return _capi.eredu_topology(_TOPOLOGY_SIZE, self.tensor, self.pipeline,
+                                    self.expert, self.data)
+
+    @classmethod
+    def from_struct(cls, struct):
+        return cls(struct.tensor, struct.pipeline, struct.expert, struct.data)
+
 
 @dataclasses.dataclass(frozen=True)
 class ParallelCoordinates:
@@ -117,19 +133,50 @@ class TensorPlacement:
         return [i for run in self.runs for i in run]
 
 
-def _placement(struct):
-    kind = PlacementKind(struct.kind)
-    if kind == PlacementKind.RANK:
-        return TensorPlacement(kind, rank=struct.rank)
-    if kind == PlacementKind.SHARD:
-        return TensorPlacement(kind, axis=struct.axis, index=struct.index, parts=struct.parts)
-    if kind == PlacementKind.RANGE:
-        return TensorPlacement(kind, axis=struct.axis, start=struct.start, end=struct.end)
-    if kind == PlacementKind.INDICES:
-        flat = struct.runs[:2 * struct.run_count]
+def _frozen(cls, **values):
+    """What cls(**values) makes for a frozen dataclass without __post_init__
+    (the fields left out keep their class defaults), without the generated
+    __init__, which sets each field through object.__setattr__: this is the
+    per-tensor path of a layout, where that costs more than the library
+    call."""
+    made = _new(cls)
+    made.__dict__.update(values)
+    return made
+
+
+_new = object.__new__
+_placement_kind = convert.member_lookup(PlacementKind)
+_role = convert.member_lookup(ParameterRole)
+_dtype = convert.member_lookup(Dtype)
+_RANGE, _SHARD, _INDICES, _RANK = (PlacementKind.RANGE, PlacementKind.SHARD,
+                                   PlacementKind.INDICES, PlacementKind.RANK)
+
+
+def _placement(info):
+    """The TensorPlacement of an eredu_layout_tensor_info."""
+    kind = _placement_kind(info.placement)
+    if kind is _RANGE:
+        return _frozen(TensorPlacement, kind=kind, axis=info.axis, start=info.start,
+                       end=info.end)
+    if kind is _SHARD:
+        return _frozen(TensorPlacement, kind=kind, axis=info.axis, index=info.shard_index,
+                       parts=info.shard_parts)
+    if kind is _INDICES:
+        flat = info.runs[:2 * info.run_count]
         runs = tuple(range(flat[i], flat[i + 1]) for i in range(0, len(flat), 2))
-        return TensorPlacement(kind, axis=struct.axis, runs=runs, count=struct.index_count)
-    return TensorPlacement(kind)
+        return _frozen(TensorPlacement, kind=kind, axis=info.axis, runs=runs,
+                       count=info.index_count)
+    if kind is _RANK:
+        return _frozen(TensorPlacement, kind=kind, rank=info.owner_rank)
+    return _frozen(TensorPlacement, kind=kind)
+
+
+def _shape(pointer, ndim):
+    return tuple(pointer[:ndim]) if ndim else ()
+
+
+def _logical_range(info):
+    return range(info.logical_start, info.logical_end) if info.has_logical_range else None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -180,6 +227,11 @@ class LocalModelLayout(Handle):
     (0 .. len()-1) or target. Any number of threads may read it at once; it
     keeps its model description alive.
 
+    A tensor is read with one library call (eredu_layout_get_tensor_info,
+    every field at once): tensor_at() and tensor() return the whole record;
+    placement(), local_shape() and the other per-field getters read it
+    too, so use tensor_at() when more than one field is needed.
+
     Getters by target raise GeneralError EREDU_E_NOT_FOUND for an unknown
     target; getters by index raise EREDU_E_INVALID_ARGUMENT out of range.
     """
@@ -188,9 +240,7 @@ class LocalModelLayout(Handle):
 
     def len(self):
         """The number of tensors (seed LocalModelLayout::len)."""
-        out = ctypes.c_size_t()
-        call(lib.eredu_layout_tensor_count, self._handle(), ctypes.byref(out))
-        return out.value
+        return lib.eredu_layout_tensor_count(self._handle())
 
     def __len__(self):
         return self.len()
@@ -200,123 +250,111 @@ class LocalModelLayout(Handle):
 
     def topology(self):
         """The ParallelTopology the layout was planned for."""
-        sizes = [ctypes.c_uint64() for _ in range(4)]
-        call(lib.eredu_layout_topology, self._handle(), *map(ctypes.byref, sizes))
-        return ParallelTopology(*(size.value for size in sizes))
+        out = _capi.sized(_capi.eredu_topology)
+        call(lib.eredu_layout_topology, self._handle(), _byref(out))
+        return ParallelTopology.from_struct(out)
+
+    def _info(self):
+        info = _capi.sized(_capi.eredu_layout_info)
+        call(lib.eredu_layout_get_info, self._handle(), _byref(info))
+        return info
 
     def rank(self):
         """The global rank."""
-        out = ctypes.c_uint64()
-        call(lib.eredu_layout_rank, self._handle(), ctypes.byref(out))
-        return out.value
+        return self._info().rank
 
     def coordinates(self):
         """The rank's ParallelCoordinates."""
-        values = [ctypes.c_uint64() for _ in range(4)]
-        call(lib.eredu_layout_coordinates, self._handle(), *map(ctypes.byref, values))
-        return ParallelCoordinates(*(value.value for value in values))
+        info = self._info()
+        return ParallelCoordinates(info.tensor_rank, info.pipeline_rank, info.expert_rank,
+                                   info.data_rank)
 
     def policy(self):
         """The ShardingPolicy the layout was planned with."""
-        out = ctypes.c_uint32()
-        call(lib.eredu_layout_policy, self._handle(), ctypes.byref(out))
-        return ShardingPolicy(out.value)
+        return ShardingPolicy(self._info().policy)
 
     def totals(self):
         """The LayoutTotals."""
-        struct = _capi.eredu_layout_totals()
-        call(lib.eredu_layout_totals_init, ctypes.byref(struct))
-        call(lib.eredu_layout_get_totals, self._handle(), ctypes.byref(struct))
-        return LayoutTotals(struct.local_bytes, struct.global_bytes, struct.materialized_tensors,
-                            struct.omitted_tensors, struct.unknown_bytes_tensors)
+        info = self._info()
+        return LayoutTotals(info.local_bytes, info.global_bytes, info.materialized_tensors,
+                            info.omitted_tensors, info.unknown_bytes_tensors)
 
     def index(self, target):
         """The index of `target` (EREDU_E_NOT_FOUND when absent)."""
         out = ctypes.c_size_t()
         call(lib.eredu_layout_find_tensor, self._handle(), convert.text(target, "target"),
-             ctypes.byref(out))
+             _byref(out))
         return out.value
 
     def contains(self, target):
         """Whether `target` was planned (seed LocalModelLayout::contains)."""
         return self.tensor(target) is not None
 
+    def _index(self, key):
+        return self.index(key) if isinstance(key, str) else convert.size(key, "index")
+
+    def _tensor_info(self, index):
+        """The eredu_layout_tensor_info of tensor `index` (checked): one
+        library call for every field. Its strings and shapes are borrowed
+        from the layout: read them before the layout is closed."""
+        info = _TensorInfo(_TENSOR_INFO_SIZE)
+        function, handle = lib.eredu_layout_get_tensor_info, self._handle()
+        if function(handle, index, _byref(info), None):
+            # A pure read: called again with an error slot for the message.
+            call(function, handle, index, _byref(info))
+        return info
+
     def target(self, index):
         """The target of tensor `index`."""
-        return self._string(lib.eredu_layout_tensor_target, convert.size(index, "index"))
-
-    def _string(self, function, index):
-        text, length = ctypes.c_char_p(), ctypes.c_size_t()
-        call(function, self._handle(), index, ctypes.byref(text), ctypes.byref(length))
-        return convert.read_text(text, length.value)
-
-    def _shape(self, function, index):
-        shape, ndim = ctypes.POINTER(ctypes.c_uint64)(), ctypes.c_size_t()
-        call(function, self._handle(), index, ctypes.byref(shape), ctypes.byref(ndim))
-        return tuple(shape[:ndim.value]) if ndim.value else ()
-
-    def _optional(self, function, index, ctype=ctypes.c_uint64):
-        value, present = ctype(), ctypes.c_bool()
-        call(function, self._handle(), index, ctypes.byref(value), ctypes.byref(present))
-        return value.value if present.value else None
-
-    def _index(self, key):
-        if isinstance(key, str):
-            return self.index(key)
-        return convert.size(key, "index")
+        info = self._tensor_info(convert.size(index, "index"))
+        return _text(info, "target", info.target_length)
 
     def placement(self, key):
         """The TensorPlacement of a tensor (by target or index)."""
-        struct = _capi.eredu_placement()
-        call(lib.eredu_placement_init, ctypes.byref(struct))
-        call(lib.eredu_layout_tensor_placement, self._handle(), self._index(key),
-             ctypes.byref(struct))
-        return _placement(struct)
+        return _placement(self._tensor_info(self._index(key)))
 
     def local_shape(self, key):
         """The rank-local shape in elements; () when omitted."""
-        return self._shape(lib.eredu_layout_tensor_local_shape, self._index(key))
+        info = self._tensor_info(self._index(key))
+        return _shape(info.local_shape, info.local_ndim)
 
     def global_shape(self, key):
         """The checkpoint shape in elements."""
-        return self._shape(lib.eredu_layout_tensor_global_shape, self._index(key))
+        info = self._tensor_info(self._index(key))
+        return _shape(info.global_shape, info.global_ndim)
 
     def local_bytes(self, key):
         """Bytes on this rank; None for a materialized tensor without dtype."""
-        return self._optional(lib.eredu_layout_tensor_local_bytes, self._index(key))
+        info = self._tensor_info(self._index(key))
+        return info.local_bytes if info.has_local_bytes else None
 
     def logical_units(self, key):
         """The group's logical-unit count, None when not partitioned."""
-        return self._optional(lib.eredu_layout_tensor_logical_units, self._index(key))
+        info = self._tensor_info(self._index(key))
+        return info.logical_units if info.has_logical_units else None
 
     def logical_range(self, key):
         """The logical units this rank owns as a range, or None."""
-        index = self._index(key)
-        start, end, present = ctypes.c_uint64(), ctypes.c_uint64(), ctypes.c_bool()
-        call(lib.eredu_layout_tensor_logical_range, self._handle(), index, ctypes.byref(start),
-             ctypes.byref(end), ctypes.byref(present))
-        return range(start.value, end.value) if present.value else None
+        return _logical_range(self._tensor_info(self._index(key)))
 
     def tensor_at(self, index):
-        """A LocalTensorLayout snapshot of tensor `index`."""
-        index = convert.size(index, "index")
-        handle = self._handle()
-        role, fell_back = ctypes.c_uint32(), ctypes.c_bool()
-        call(lib.eredu_layout_tensor_role, handle, index, ctypes.byref(role))
-        call(lib.eredu_layout_tensor_fell_back, handle, index, ctypes.byref(fell_back))
-        dtype = self._optional(lib.eredu_layout_tensor_dtype, index, ctypes.c_uint32)
-        return LocalTensorLayout(
-            target=self._string(lib.eredu_layout_tensor_target, index),
-            logical_name=self._string(lib.eredu_layout_tensor_logical_name, index),
-            role=ParameterRole(role.value),
-            dtype=None if dtype is None else Dtype(dtype),
-            global_shape=self.global_shape(index),
-            local_shape=self.local_shape(index),
-            placement=self.placement(index),
-            logical_units=self.logical_units(index),
-            logical_range=self.logical_range(index),
-            fell_back_to_replication=fell_back.value,
-            local_bytes=self.local_bytes(index),
+        """A LocalTensorLayout snapshot of tensor `index` (one library call)."""
+        if type(index) is not int or not 0 <= index <= _SIZE_MAX:
+            index = convert.size(index, "index")
+        info = self._tensor_info(index)
+        return _frozen(
+            LocalTensorLayout,
+            target=_text(info, "target", info.target_length),
+            logical_name=_text(info, "logical_name", info.logical_name_length),
+            role=_role(info.role),
+            dtype=_dtype(info.dtype) if info.has_dtype else None,
+            global_shape=_shape(info.global_shape, info.global_ndim),
+            local_shape=_shape(info.local_shape, info.local_ndim),
+            placement=_placement(info),
+            logical_units=info.logical_units if info.has_logical_units else None,
+            logical_range=_logical_range(info),
+            fell_back_to_replication=bool(info.fell_back_to_replication),
+            local_bytes=info.local_bytes if info.has_local_bytes else None,
         )
 
     def tensor(self, target):
@@ -340,7 +378,7 @@ class LocalModelLayout(Handle):
         """Canonical eredu.layout.v1 text (compact, one trailing newline),
         byte-identical across bindings."""
         buffer, length = ctypes.c_void_p(), ctypes.c_size_t()
-        call(lib.eredu_layout_to_json, self._handle(), ctypes.byref(buffer), ctypes.byref(length))
+        call(lib.eredu_layout_to_json, self._handle(), _byref(buffer), _byref(length))
         return take_text(buffer, length.value)
 
     def __repr__(self):
@@ -349,10 +387,27 @@ class LocalModelLayout(Handle):
         return f"<LocalModelLayout rank {self.rank()} of {self.topology()}, {self.len()} tensors>"
 
 
-def plan_rank(model, topology, rank, policy=ShardingPolicy.REQUIRE):
+def plan_options(policy, threads, progress=None):
+    """An eredu_plan_options: the policy, the threads the library may use
+    (0: its own choice; 1: the calling thread only) and an optional
+    _capi.Progress (None: no callback)."""
+    options = _capi.sized(_capi.eredu_plan_options)
+    options.policy = convert.u32(policy, "policy")
+    options.threads = convert.u32(threads, "threads")
+    if progress is not None:
+        options.progress = progress.pointer
+    return options
+
+
+def plan_rank(model, topology, rank, policy=ShardingPolicy.REQUIRE, *, threads=0):
     """Plans global rank `rank` of `topology` (a ParallelTopology or a
-    (tensor, pipeline, expert, data) tuple) for
-    `model` (a ModelDescription): seed LocalModelLayout. Pure and atomic.
+    (tensor, pipeline, expert, data) tuple) for `model` (a
+    ModelDescription): seed LocalModelLayout. Pure and atomic.
+
+    `threads` bounds the threads the library may use, the calling one
+    included: 0 (the default) lets it choose (two for a model of 16384
+    tensors or more, else one), 1 plans on the calling thread only. The
+    layout never depends on it.
 
     Raises, in this order: GeneralError (EREDU_E_INVALID_ARGUMENT, unknown
     policy); TopologyError (EREDU_E_ZERO_AXIS, EREDU_E_WORLD_SIZE_OVERFLOW,
@@ -360,11 +415,11 @@ def plan_rank(model, topology, rank, policy=ShardingPolicy.REQUIRE):
     EREDU_E_MISSING_EXPERT_COUNT, EREDU_E_EMPTY_PARTITION); ParallelPlanError
     (EREDU_E_INVALID_TENSOR, group by group)."""
     handle = handle_of(model, "ModelDescription", "model")
-    topology = ParallelTopology.of(topology)
+    topology = ParallelTopology.of(topology).struct()
+    options = plan_options(policy, threads)
     slot = ctypes.POINTER(_capi.eredu_layout)()
-    call(lib.eredu_plan_rank, handle, topology.tensor, topology.pipeline,
-         topology.expert, topology.data, convert.u64(rank, "rank"),
-         convert.u32(policy, "policy"), ctypes.byref(slot))
+    call(lib.eredu_plan_rank, handle, _byref(topology), convert.u64(rank, "rank"),
+         _byref(options), _byref(slot))
     layout = LocalModelLayout.__new__(LocalModelLayout)
     Handle.__init__(layout, slot)
     return layout

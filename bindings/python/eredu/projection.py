@@ -1,4 +1,4 @@
-"""Projection group helpers and ParallelModelInfo (seed 000
+"""Projection group helpers and ParallelModelInfo (seed
 projection_parameter_group, partitioned_projection_group,
 segmented_projection_group, ParallelModelInfo; eredu/projection.h). A
 module is a list of ModuleParameter values (the seed visits a backend
@@ -37,8 +37,7 @@ def _parameters(parameters):
     """ModuleParameters as a C array of descriptor pointers."""
     structs = []
     for parameter in parameters:
-        struct = _capi.eredu_module_parameter()
-        call(lib.eredu_module_parameter_init, ctypes.byref(struct))
+        struct = _capi.sized(_capi.eredu_module_parameter)
         struct.id = convert.text(parameter.id, "parameter id")
         struct.shape = convert.u64_array(parameter.shape, f"{parameter.id} shape")
         struct.ndim = len(parameter.shape)
@@ -72,8 +71,7 @@ def partitioned_projection_group(logical_name, role, projections, preferred_unit
     pointers = []
     for parameters, placement in projections:
         array, count = _parameters(parameters)
-        projection = _capi.eredu_projection()
-        call(lib.eredu_projection_init, ctypes.byref(projection))
+        projection = _capi.sized(_capi.eredu_projection)
         projection.parameters, projection.parameter_count = array, count
         projection.placement = convert.u32(placement, "placement")
         pointers.append(ctypes.pointer(projection))
@@ -106,12 +104,11 @@ class ParallelModelInfo(Handle):
     def __init__(self, topology, effective_model_type, owned_tensors, local_parameter_bytes,
                  global_parameter_bytes, pinned_device_parameter_bytes,
                  maximum_device_parameter_bytes):
-        topology = ParallelTopology.of(topology)
+        topology = ParallelTopology.of(topology).struct()
         names = [convert.text(name, "owned tensor") for name in owned_tensors]
         array = (ctypes.c_char_p * len(names))(*names)
         slot = ctypes.POINTER(_capi.eredu_parallel_model_info)()
-        call(lib.eredu_parallel_model_info_new, topology.tensor, topology.pipeline,
-             topology.expert, topology.data,
+        call(lib.eredu_parallel_model_info_new, ctypes.byref(topology),
              convert.text(effective_model_type, "effective_model_type"), array, len(names),
              convert.u64(local_parameter_bytes, "local_parameter_bytes"),
              convert.u64(global_parameter_bytes, "global_parameter_bytes"),
@@ -121,40 +118,37 @@ class ParallelModelInfo(Handle):
         super().__init__(slot)
 
     def topology(self):
-        sizes = [ctypes.c_uint64() for _ in range(4)]
-        call(lib.eredu_parallel_model_info_topology, self._handle(), *map(ctypes.byref, sizes))
-        return ParallelTopology(*(size.value for size in sizes))
+        out = _capi.sized(_capi.eredu_topology)
+        call(lib.eredu_parallel_model_info_topology, self._handle(), ctypes.byref(out))
+        return ParallelTopology.from_struct(out)
+
+    def _summary(self):
+        summary = _capi.sized(_capi.eredu_parallel_model_summary)
+        call(lib.eredu_parallel_model_info_get_summary, self._handle(), ctypes.byref(summary))
+        return summary
 
     def effective_model_type(self):
-        text, length = ctypes.c_char_p(), ctypes.c_size_t()
-        call(lib.eredu_parallel_model_info_effective_model_type, self._handle(),
-             ctypes.byref(text), ctypes.byref(length))
-        return convert.read_text(text, length.value)
+        summary = self._summary()
+        return _capi.text(summary, "effective_model_type", summary.effective_model_type_length)
 
     def owned_tensors(self):
-        handle, count = self._handle(), ctypes.c_size_t()
-        call(lib.eredu_parallel_model_info_owned_tensor_count, handle, ctypes.byref(count))
+        handle = self._handle()
         names = []
-        for index in range(count.value):
+        for index in range(lib.eredu_parallel_model_info_owned_tensor_count(handle)):
             text, length = ctypes.c_char_p(), ctypes.c_size_t()
             call(lib.eredu_parallel_model_info_owned_tensor, handle, index, ctypes.byref(text),
                  ctypes.byref(length))
             names.append(convert.read_text(text, length.value))
         return names
 
-    def _bytes(self):
-        values = [ctypes.c_uint64() for _ in range(4)]
-        call(lib.eredu_parallel_model_info_bytes, self._handle(), *map(ctypes.byref, values))
-        return [value.value for value in values]
-
     def local_parameter_bytes(self):
-        return self._bytes()[0]
+        return self._summary().local_parameter_bytes
 
     def global_parameter_bytes(self):
-        return self._bytes()[1]
+        return self._summary().global_parameter_bytes
 
     def pinned_device_parameter_bytes(self):
-        return self._bytes()[2]
+        return self._summary().pinned_device_parameter_bytes
 
     def maximum_device_parameter_bytes(self):
-        return self._bytes()[3]
+        return self._summary().maximum_device_parameter_bytes

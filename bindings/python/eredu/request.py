@@ -1,4 +1,5 @@
-"""seed 002's normalized cold-load request (eredu/request.h):
+"""The seed's normalized cold-load request (eredu/request.h;
+docs/residency.md, "Load requests"):
 NormalizedLoadRequest with its parallel request, completion policy,
 drafting intent, quantization, weight and state residency, validated into
 a PreparationPolicy. Errors are NormalizedLoadRequestError (600-608),
@@ -98,8 +99,7 @@ class QuantizationRequest:
         return cls(QuantizationKind.MXFP4, 0, 0)
 
     def struct(self):
-        request = _capi.eredu_quantization_request()
-        call(lib.eredu_quantization_request_init, ctypes.byref(request))
+        request = _capi.sized(_capi.eredu_quantization_request)
         request.kind = convert.u32(self.kind, "kind")
         request.group_size = convert.u32(self.group_size, "group_size")
         request.bits = convert.u8(self.bits, "bits")
@@ -120,11 +120,9 @@ class ParallelLoadRequest:
     completion: CommunicationCompletionPolicy = CommunicationCompletionPolicy(30000)
 
     def struct(self):
-        desc = _capi.eredu_parallel_load_desc()
-        call(lib.eredu_parallel_load_desc_init, ctypes.byref(desc))
-        topology = ParallelTopology.of(self.topology)
-        desc.tensor, desc.pipeline = topology.tensor, topology.pipeline
-        desc.expert, desc.data = topology.expert, topology.data
+        """As an eredu_parallel_load_desc (keeping its topology alive)."""
+        desc = _capi.sized(_capi.eredu_parallel_load_desc)
+        desc.topology = ctypes.pointer(ParallelTopology.of(self.topology).struct())
         desc.rank = convert.u64(self.rank, "rank")
         desc.activation_dtype = convert.u32(self.activation_dtype, "activation_dtype")
         desc.maximum_batch_size = convert.i32(self.maximum_batch_size, "maximum_batch_size")
@@ -136,7 +134,9 @@ class ParallelLoadRequest:
 
     @classmethod
     def from_struct(cls, d):
-        return cls(ParallelTopology(d.tensor, d.pipeline, d.expert, d.data), d.rank,
+        """From an eredu_parallel_load_desc the library filled (its topology
+        borrowed from the request: read at once)."""
+        return cls(ParallelTopology.from_struct(d.topology.contents), d.rank,
                    d.maximum_batch_size, d.maximum_sequence_length,
                    PipelineActivationDtype(d.activation_dtype),
                    CommunicationCompletionPolicy(
@@ -196,8 +196,7 @@ class NormalizedLoadRequest(Handle):
         return self
 
     def with_drafting_plan(self, plan):
-        struct = _capi.eredu_drafting_plan()
-        call(lib.eredu_drafting_plan_init, ctypes.byref(struct))
+        struct = _capi.sized(_capi.eredu_drafting_plan)
         struct.kind = convert.u32(plan.kind, "kind")
         struct.max_draft_tokens = convert.u64(plan.max_draft_tokens, "max_draft_tokens")
         call(lib.eredu_load_request_set_drafting_plan, self._handle(), ctypes.byref(struct))
@@ -233,29 +232,28 @@ class NormalizedLoadRequest(Handle):
              convert.flag(required))
         return self
 
-    def _value(self, function, ctype):
-        out = ctype()
-        call(function, self._handle(), ctypes.byref(out))
-        return out.value
+    def _info(self):
+        info = _capi.sized(_capi.eredu_load_request_info)
+        call(lib.eredu_load_request_get_info, self._handle(), ctypes.byref(info))
+        return info
 
     def max_cached_shards(self):
-        return self._value(lib.eredu_load_request_max_cached_shards, ctypes.c_uint64)
+        """The reader-cache bound: the explicit override, else the weight
+        residency's."""
+        return self._info().max_cached_shards
 
     def required_session_capabilities(self):
-        return self._value(lib.eredu_load_request_required_session_capabilities,
-                           ctypes.c_uint32)
+        return self._info().required_session_capabilities
 
     def state_residency(self):
-        return CacheResidency(self._value(lib.eredu_load_request_state_residency,
-                                          ctypes.c_uint32))
+        return CacheResidency(self._info().state_residency)
 
     def prompt_cache_persistence(self):
-        return self._value(lib.eredu_load_request_prompt_cache_persistence, ctypes.c_bool)
+        return bool(self._info().prompt_cache_persistence)
 
     def quantization(self):
         """The requested QuantizationRequest, or None."""
-        out, present = _capi.eredu_quantization_request(), ctypes.c_bool()
-        call(lib.eredu_quantization_request_init, ctypes.byref(out))
+        out, present = _capi.sized(_capi.eredu_quantization_request), ctypes.c_bool()
         call(lib.eredu_load_request_quantization, self._handle(), ctypes.byref(out),
              ctypes.byref(present))
         if not present.value:
@@ -267,8 +265,7 @@ class NormalizedLoadRequest(Handle):
 
     def parallel_execution(self):
         """The attached ParallelLoadRequest, or None."""
-        out, present = _capi.eredu_parallel_load_desc(), ctypes.c_bool()
-        call(lib.eredu_parallel_load_desc_init, ctypes.byref(out))
+        out, present = _capi.sized(_capi.eredu_parallel_load_desc), ctypes.c_bool()
         call(lib.eredu_load_request_parallel_execution, self._handle(), ctypes.byref(out),
              ctypes.byref(present))
         return ParallelLoadRequest.from_struct(out) if present.value else None
@@ -287,30 +284,26 @@ class NormalizedLoadRequest(Handle):
     def realtime_completion_policy(self):
         """The parallel request's policy, else the local one, else 30 s
         quarantine."""
-        millis, mode = ctypes.c_uint64(), ctypes.c_uint32()
-        call(lib.eredu_load_request_realtime_completion_policy, self._handle(),
-             ctypes.byref(millis), ctypes.byref(mode))
-        return CommunicationCompletionPolicy(millis.value, CompletionCancellationMode(mode.value))
+        info = self._info()
+        return CommunicationCompletionPolicy(
+            info.realtime_completion_timeout_millis,
+            CompletionCancellationMode(info.realtime_completion_cancellation))
 
     def drafting(self):
         """(DraftingKind, embedded capacity or 0)."""
-        kind, tokens = ctypes.c_uint32(), ctypes.c_uint64()
-        call(lib.eredu_load_request_drafting, self._handle(), ctypes.byref(kind),
-             ctypes.byref(tokens))
-        return DraftingKind(kind.value), tokens.value
+        info = self._info()
+        return DraftingKind(info.drafting), info.max_draft_tokens
 
     def weight_residency(self, unit_count=0):
         """The weight residency's ResidencySummary for `unit_count` units."""
-        summary = _capi.eredu_residency_summary()
-        call(lib.eredu_residency_summary_init, ctypes.byref(summary))
+        summary = _capi.sized(_capi.eredu_residency_summary)
         call(lib.eredu_load_request_weight_residency, self._handle(),
              convert.u64(unit_count, "unit_count"), ctypes.byref(summary))
         return ResidencySummary.from_struct(summary)
 
     def validate_model_preparation(self):
         """Validates the whole request; returns its PreparationPolicy."""
-        out = _capi.eredu_preparation_policy()
-        call(lib.eredu_preparation_policy_init, ctypes.byref(out))
+        out = _capi.sized(_capi.eredu_preparation_policy)
         call(lib.eredu_load_request_validate_model_preparation, self._handle(),
              ctypes.byref(out))
         quantization = None
@@ -318,8 +311,7 @@ class NormalizedLoadRequest(Handle):
             quantization = QuantizationRequest(QuantizationKind(out.quantization_kind),
                                                out.quantization_group_size,
                                                out.quantization_bits)
-        topology = None
-        if out.has_topology:
-            topology = ParallelTopology(out.tensor, out.pipeline, out.expert, out.data)
+        # The topology is borrowed from the request: read at once.
+        topology = ParallelTopology.from_struct(out.topology.contents) if out.topology else None
         return PreparationPolicy(quantization, ResidencyRequest(out.residency), topology,
                                  out.required_session_capabilities)

@@ -1,4 +1,5 @@
-"""The offload core and seed 003's runtime pieces (eredu/residency.h):
+"""The offload core and the seed's weight-residency runtime pieces
+(eredu/residency.h; docs/residency.md):
 OffloadConfig, OffloadUnitSpec, OffloadPlan, WeightBinding /
 TensorSelection, StaticUnitBindings, DenseTransferSchedule, ParameterBankKey
 unit ids and ExpertPass -> ParameterBankAccess. Bytes are bytes; windows,
@@ -78,8 +79,7 @@ class OffloadConfig:
 
     def struct(self):
         """As an eredu_offload_config."""
-        config = _capi.eredu_offload_config()
-        call(lib.eredu_offload_config_init, ctypes.byref(config))
+        config = _capi.sized(_capi.eredu_offload_config)
         if self.device_budget_bytes is not None:
             config.has_device_budget = 1
             config.device_budget_bytes = convert.u64(self.device_budget_bytes, "device budget")
@@ -92,6 +92,7 @@ class OffloadConfig:
 
     @classmethod
     def from_struct(cls, config):
+        """From an eredu_offload_config or an eredu_offload_plan_info."""
         return cls(config.device_budget_bytes if config.has_device_budget else None,
                    config.host_budget_bytes if config.has_host_budget else None,
                    config.prefetch_depth, CacheEvictionPolicy(config.eviction_policy))
@@ -114,15 +115,15 @@ class OffloadPlan(Handle):
     Raises OffloadError (EREDU_E_ZERO_PREFETCH_DEPTH, EREDU_E_EMPTY_UNIT_ID,
     EREDU_E_ZERO_SIZED_UNIT, EREDU_E_CONTRADICTORY_ASSIGNMENT,
     EREDU_E_DUPLICATE_UNIT_ID, EREDU_E_BYTE_TOTAL_OVERFLOW,
-    EREDU_E_BUDGET_EXCEEDED) in the order of semantics 3.5."""
+    EREDU_E_BUDGET_EXCEEDED) in the order of docs/residency.md, "Offload
+    plans"."""
 
     _FREE = "eredu_offload_plan_free"
 
     def __init__(self, config, units):
         descs = []
         for unit in units:
-            desc = _capi.eredu_offload_unit_desc()
-            call(lib.eredu_offload_unit_desc_init, ctypes.byref(desc))
+            desc = _capi.sized(_capi.eredu_offload_unit_desc)
             desc.id = convert.text(unit.id, "unit id")
             desc.bytes = convert.u64(unit.bytes, "unit bytes")
             desc.policy = convert.u32(unit.policy, "unit policy")
@@ -139,25 +140,25 @@ class OffloadPlan(Handle):
         """seed OffloadPlan::validate (a built plan always passes)."""
         call(lib.eredu_offload_plan_validate, self._handle())
 
+    def _info(self):
+        info = _capi.sized(_capi.eredu_offload_plan_info)
+        call(lib.eredu_offload_plan_get_info, self._handle(), ctypes.byref(info))
+        return info
+
     def config(self):
         """The plan's OffloadConfig."""
-        config = _capi.eredu_offload_config()
-        call(lib.eredu_offload_config_init, ctypes.byref(config))
-        call(lib.eredu_offload_plan_config, self._handle(), ctypes.byref(config))
-        return OffloadConfig.from_struct(config)
+        return OffloadConfig.from_struct(self._info())  # the info has the config's fields
 
     def _unit_at(self, index):
-        desc = _capi.eredu_offload_unit_desc()
-        call(lib.eredu_offload_unit_desc_init, ctypes.byref(desc))
+        desc = _capi.sized(_capi.eredu_offload_unit_desc)
         call(lib.eredu_offload_plan_unit, self._handle(), index, ctypes.byref(desc))
         return OffloadUnitSpec(desc.id.decode("utf-8"), desc.bytes, ResidencyPolicy(desc.policy),
                                MemoryTier(desc.tier))
 
     def units(self):
         """The OffloadUnitSpecs, sorted byte-wise by id."""
-        count = ctypes.c_size_t()
-        call(lib.eredu_offload_plan_unit_count, self._handle(), ctypes.byref(count))
-        return [self._unit_at(index) for index in range(count.value)]
+        count = lib.eredu_offload_plan_unit_count(self._handle())
+        return [self._unit_at(index) for index in range(count)]
 
     def unit(self, unit_id):
         """The unit with this id (GeneralError EREDU_E_NOT_FOUND)."""
@@ -167,11 +168,13 @@ class OffloadPlan(Handle):
         return self._unit_at(index.value)
 
     def planned_bytes(self, tier):
-        """The bytes planned on a MemoryTier."""
-        out = ctypes.c_uint64()
-        call(lib.eredu_offload_plan_planned_bytes, self._handle(), convert.u32(tier, "tier"),
-             ctypes.byref(out))
-        return out.value
+        """The bytes planned on a MemoryTier (the sum of its units' bytes)."""
+        field = _PLANNED_BYTES[convert.member(MemoryTier, tier, "tier")]
+        return getattr(self._info(), field)
+
+
+_PLANNED_BYTES = {MemoryTier.DEVICE: "planned_device_bytes", MemoryTier.HOST: "planned_host_bytes",
+                  MemoryTier.DISK: "planned_disk_bytes"}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -204,8 +207,7 @@ class TensorSelection:
         return cls(SelectionKind.CONTIGUOUS, offset_elements=offset_elements, shape=tuple(shape))
 
     def struct(self):
-        selection = _capi.eredu_tensor_selection()
-        call(lib.eredu_tensor_selection_init, ctypes.byref(selection))
+        selection = _capi.sized(_capi.eredu_tensor_selection)
         selection.kind = convert.u32(self.kind, "selection kind")
         selection.axis = convert.u64(self.axis, "selection axis")
         selection.start = convert.u64(self.start, "selection start")
@@ -237,8 +239,7 @@ class WeightBinding:
     logical_target: str = None
 
     def struct(self):
-        desc = _capi.eredu_weight_binding_desc()
-        call(lib.eredu_weight_binding_desc_init, ctypes.byref(desc))
+        desc = _capi.sized(_capi.eredu_weight_binding_desc)
         desc.name = convert.text(self.name, "binding name")
         desc.checkpoint_key = convert.text(self.checkpoint_key, "checkpoint_key")
         if self.selection is not None:
@@ -254,7 +255,7 @@ class WeightBinding:
 
 
 class StaticUnitBindings(Handle):
-    """seed 003 StaticUnitBindings: a pinned unit id and its bindings,
+    """seed StaticUnitBindings: a pinned unit id and its bindings,
     immutable. Raises WeightBindingError, then OffloadError
     (EREDU_E_EMPTY_UNIT_ID)."""
 
@@ -279,12 +280,9 @@ class StaticUnitBindings(Handle):
     def bindings(self):
         """The WeightBindings, in order."""
         handle = self._handle()
-        count = ctypes.c_size_t()
-        call(lib.eredu_static_unit_bindings_count, handle, ctypes.byref(count))
         result = []
-        for index in range(count.value):
-            desc = _capi.eredu_weight_binding_desc()
-            call(lib.eredu_weight_binding_desc_init, ctypes.byref(desc))
+        for index in range(lib.eredu_static_unit_bindings_count(handle)):
+            desc = _capi.sized(_capi.eredu_weight_binding_desc)
             call(lib.eredu_static_unit_bindings_binding, handle, index, ctypes.byref(desc))
             result.append(WeightBinding(
                 desc.name.decode("utf-8"), desc.checkpoint_key.decode("utf-8"),
@@ -294,7 +292,7 @@ class StaticUnitBindings(Handle):
 
 
 class DenseTransferSchedule(Handle):
-    """seed 003 DenseTransferSchedule: transfers admitted strictly in pending
+    """seed DenseTransferSchedule: transfers admitted strictly in pending
     order into a ready window of `capacity`, popped oldest first. Tokens are
     integers in [0, 2**64) (e.g. indices into the caller's own table). A
     single-threaded cursor: calls must not overlap.
@@ -346,19 +344,15 @@ class DenseTransferSchedule(Handle):
         call(function, handle, lookahead, buffer, count.value, ctypes.byref(count))
         return list(buffer[:count.value])
 
-    def _flag(self, function):
-        out = ctypes.c_bool()
-        call(function, self._handle(), ctypes.byref(out))
-        return out.value
-
     def can_admit(self):
-        return self._flag(lib.eredu_dense_transfer_schedule_can_admit)
+        """Whether the ready window has room for the next pending unit."""
+        return lib.eredu_dense_transfer_schedule_can_admit(self._handle())
 
     def has_ready(self):
-        return self._flag(lib.eredu_dense_transfer_schedule_has_ready)
+        return lib.eredu_dense_transfer_schedule_has_ready(self._handle())
 
     def is_exhausted(self):
-        return self._flag(lib.eredu_dense_transfer_schedule_is_exhausted)
+        return lib.eredu_dense_transfer_schedule_is_exhausted(self._handle())
 
     def next_pending(self):
         """The next unit that must be submitted, or None."""

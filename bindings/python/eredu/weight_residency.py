@@ -1,4 +1,5 @@
-"""seed 003's immutable-weight residency policies (eredu/residency_policy.h):
+"""The seed's immutable-weight residency policies (eredu/residency_policy.h;
+docs/residency.md):
 WeightResidency over fully resident / layerwise host / dense disk stream
 layers, with an optional independent parameter-bank cache, validated by
 the library into a ResidencySummary. Options are plain values whose None
@@ -47,8 +48,7 @@ class LayerwiseLoadOptions:
     sample_process_memory: bool = False
 
     def struct(self):
-        options = _capi.eredu_layerwise_options()
-        call(lib.eredu_layerwise_options_init, ctypes.byref(options))
+        options = _capi.defaults(_capi.eredu_layerwise_options)
         if self.offload is not None:
             options.offload = ctypes.pointer(self.offload.struct())
         _set(options, "max_cached_shards", self.max_cached_shards)
@@ -73,8 +73,7 @@ class DenseDiskStreamLoadOptions:
     sample_process_memory: bool = False
 
     def struct(self):
-        options = _capi.eredu_dense_stream_options()
-        call(lib.eredu_dense_stream_options_init, ctypes.byref(options))
+        options = _capi.defaults(_capi.eredu_dense_stream_options)
         for field in ("device_budget_bytes", "host_budget_bytes", "host_lookahead",
                       "background_queue_capacity", "max_cached_shards"):
             _set(options, field, getattr(self, field))
@@ -94,8 +93,7 @@ class ParameterBankLoadOptions:
     prefill_compact_bank_target_bytes: int = None
 
     def struct(self):
-        options = _capi.eredu_parameter_bank_options()
-        call(lib.eredu_parameter_bank_options_init, ctypes.byref(options))
+        options = _capi.defaults(_capi.eredu_parameter_bank_options)
         if self.members is not None:
             options.members = ctypes.pointer(self.members.struct())
         _set(options, "compact_bank_scratch_bytes", self.compact_bank_scratch_bytes)
@@ -174,8 +172,7 @@ class WeightResidency:
 
     def struct(self):
         """As an eredu_weight_residency_desc (keeping its options alive)."""
-        desc = _capi.eredu_weight_residency_desc()
-        call(lib.eredu_weight_residency_desc_init, ctypes.byref(desc))
+        desc = _capi.defaults(_capi.eredu_weight_residency_desc)
         desc.layers = convert.u32(self.layers, "layers")
         if self.layerwise is not None:
             desc.layerwise = ctypes.pointer(self.layerwise.struct())
@@ -190,8 +187,7 @@ class WeightResidency:
         ResidencySummary for `unit_count` ordinary units. Raises OffloadError
         (EREDU_E_ZERO_PREFETCH_DEPTH) and WeightResidencyPolicyError
         (EREDU_E_HOST_DISABLED_CONTROLS, EREDU_E_ZERO_HOST_LOOKAHEAD, ...)."""
-        summary = _capi.eredu_residency_summary()
-        call(lib.eredu_residency_summary_init, ctypes.byref(summary))
+        summary = _capi.sized(_capi.eredu_residency_summary)
         call(lib.eredu_residency_validate, ctypes.byref(self.struct()),
              convert.u64(unit_count, "unit_count"), ctypes.byref(summary))
         return ResidencySummary.from_struct(summary)

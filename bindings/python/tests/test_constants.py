@@ -1,12 +1,14 @@
 """Every integer #define of the headers (but the status codes, checked by
 test_status) is bound in Python with the header's value: the enum classes
 member for member, and the plain constants."""
+import os
+import sys
 import unittest
 
-import eredu
-from eredu import group
-
-import cheader
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import eredu  # noqa: E402
+import cheader  # noqa: E402  (bindings/python/cheader.py)
+from eredu import group  # noqa: E402
 
 ENUMS = [
     ("EREDU_ROLE_", eredu.ParameterRole),

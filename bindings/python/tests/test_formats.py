@@ -1,4 +1,4 @@
-"""Formats, expansion and projection helpers through Python (seed 000's
+"""Formats, expansion and projection helpers through Python (the seed's
 format and projection tests, exact shapes and messages)."""
 import unittest
 
@@ -10,6 +10,7 @@ from eredu import (BlockFp8ScaleEncoding, Dtype, GeneralError, LinearFormat, Lin
                    expand_linear_format_model, ggml_type_by_code, ggml_type_by_name,
                    partitioned_projection_group, projection_parameter_group,
                    segmented_projection_group, status)
+from test_handles import library_calls
 
 Member = ParameterMemberSpec
 Sharding = MemberSharding
@@ -135,6 +136,11 @@ class Projections(unittest.TestCase):
             self.assertEqual(info.global_parameter_bytes(), 20)
             self.assertEqual(info.pinned_device_parameter_bytes(), 4)
             self.assertEqual(info.maximum_device_parameter_bytes(), 8)
+            self.assertEqual(library_calls(info.effective_model_type),
+                             {"eredu_parallel_model_info_get_summary": 1})
+            self.assertEqual(library_calls(info.owned_tensors),
+                             {"eredu_parallel_model_info_owned_tensor_count": 1,
+                              "eredu_parallel_model_info_owned_tensor": 1})
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@ import unittest
 import eredu
 from eredu import (ClosedError, MemberSharding, ModelDescription, ParameterGroupSpec,
                    ParameterMemberSpec, ParameterRole, plan_rank)
+from eredu import _capi_gen
 from eredu._library import lib
 
 
@@ -35,6 +36,14 @@ def counting(*names):
     finally:
         for name, function in originals.items():
             setattr(lib, name, function)
+
+
+def library_calls(function, *args):
+    """{C function: number of calls} of every library function that
+    function(*args) calls."""
+    with counting(*_capi_gen.FUNCTIONS) as calls:
+        function(*args)
+    return {name: len(made) for name, made in calls.items() if made}
 
 
 class Lifetime(unittest.TestCase):

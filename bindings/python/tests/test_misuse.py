@@ -161,7 +161,7 @@ class ReadmeExamples(unittest.TestCase):
     def test_each_example_prints_its_comment(self):
         with open(os.path.join(PACKAGE_PARENT, "README.md"), encoding="utf-8") as readme:
             blocks = re.findall(r"```python\n(.*?)```", readme.read(), re.S)
-        self.assertEqual(len(blocks), 2)
+        self.assertEqual(len(blocks), 3)
         for block in blocks:
             expected = "".join(line[2:] + "\n" for line in block.splitlines()
                                if line.startswith("# "))

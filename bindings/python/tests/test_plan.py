@@ -1,13 +1,18 @@
 """Groups, descriptions and rank plans through the Python API, with exact
 values: a GQA attention group at TP 2 and 4 (ranges, shapes, bytes), the
 seed's planner tests, and the error codes and messages of each step."""
+import copy
+import dataclasses
+import pickle
 import unittest
 
-from eredu import (Dtype, EreduError, GeneralError, GroupScope, MemberSharding, ModelDescription,
-                   ParallelCoordinates, ParallelPlanError, ParallelTopology, ParameterGroupSpec,
-                   ParameterMemberSpec, ParameterRole, PlacementKind, ShardingKind,
-                   ShardingPolicy, TensorPlacement, TopologyError, aligned_partition_units,
-                   partitioned_group_with_preferred_units, plan_rank, status)
+from eredu import (Dtype, EreduError, GeneralError, GroupScope, LocalTensorLayout, MemberSharding,
+                   ModelDescription, ParallelCoordinates, ParallelPlanError, ParallelTopology,
+                   ParameterGroupSpec, ParameterMemberSpec, ParameterRole, PlacementKind,
+                   ShardingKind, ShardingPolicy, TensorPlacement, TopologyError,
+                   aligned_partition_units, partitioned_group_with_preferred_units, plan_rank,
+                   status)
+from test_handles import library_calls
 
 Member = ParameterMemberSpec
 Sharding = MemberSharding
@@ -184,7 +189,7 @@ GQA_JSON = """{"schema": "eredu.groups.v1", "groups": [
 
 
 class SeedPlannerTests(unittest.TestCase):
-    """semantics.md 6.1 and the seed 000 tests, through Python."""
+    """The seed's planner tests (docs/planning.md), through Python."""
 
     def test_plans_atomic_quantized_row_projection(self):
         with model_of(ParameterGroupSpec.new("decoder.mlp.down", Role.ROW_PROJECTION, [
@@ -304,9 +309,11 @@ class Errors(unittest.TestCase):
                     plan_rank, self.model, (1, 1, 2, 1), 0)
 
     def test_argument_errors(self):
-        self.expect(GeneralError, 2, "unknown policy value 7", plan_rank, self.model,
+        # The library names the struct field: eredu_plan_options.policy,
+        # eredu_group_desc.role.
+        self.expect(GeneralError, 2, "unknown options->policy value 7", plan_rank, self.model,
                     (1, 1, 1, 1), 0, 7)
-        self.expect(GeneralError, 2, "unknown role value 99", ParameterGroupSpec.new, "query",
+        self.expect(GeneralError, 2, "unknown desc->role value 99", ParameterGroupSpec.new, "query",
                     99, [Member("q.weight", [8, 8], Sharding.replicated())])
 
     def test_group_rules(self):
@@ -356,6 +363,81 @@ class Errors(unittest.TestCase):
     def test_every_failure_is_an_eredu_error(self):
         with self.assertRaises(EreduError):
             plan_rank(self.model, (1, 1, 1, 1), 1)
+
+
+class OneCallPerRecord(unittest.TestCase):
+    """Each record is read with one library call (its info struct); counts
+    are plain values."""
+
+    calls = staticmethod(library_calls)
+
+    def test_layout_records(self):
+        with model_of(gqa_group()) as model, plan_rank(model, (2, 1, 1, 1), 1) as layout:
+            get = "eredu_layout_get_tensor_info"
+            self.assertEqual(self.calls(layout.tensor_at, 3), {get: 1})
+            self.assertEqual(self.calls(layout.placement, 3), {get: 1})
+            self.assertEqual(self.calls(layout.tensor, "q_proj.weight"),
+                             {"eredu_layout_find_tensor": 1, get: 1})
+            self.assertEqual(self.calls(layout.totals), {"eredu_layout_get_info": 1})
+            self.assertEqual(self.calls(layout.coordinates), {"eredu_layout_get_info": 1})
+            self.assertEqual(self.calls(layout.topology), {"eredu_layout_topology": 1})
+            self.assertEqual(self.calls(len, layout), {"eredu_layout_tensor_count": 1})
+            self.assertEqual(self.calls(list, layout.tensors()),
+                             {"eredu_layout_tensor_count": 1, get: 5})
+            self.assertIs(type(layout.len()), int)
+
+    def test_snapshots_equal_what_their_constructors_make(self):
+        with model_of(gqa_group()) as model, plan_rank(model, (4, 1, 1, 1), 2) as layout:
+            for _, tensor in layout.tensors():
+                fields = {field.name: getattr(tensor, field.name)
+                          for field in dataclasses.fields(tensor)}
+                placement = tensor.placement
+                built = TensorPlacement(**{field.name: getattr(placement, field.name)
+                                           for field in dataclasses.fields(placement)})
+                fields["placement"] = built
+                rebuilt = LocalTensorLayout(**fields)
+                self.assertEqual(rebuilt, tensor)
+                self.assertEqual(hash(rebuilt), hash(tensor))
+                self.assertEqual(repr(rebuilt), repr(tensor))
+                self.assertEqual(repr(built), repr(placement))
+                self.assertEqual(copy.copy(tensor), tensor)
+                self.assertEqual(pickle.loads(pickle.dumps(tensor)), tensor)
+                with self.assertRaises(dataclasses.FrozenInstanceError):
+                    tensor.target = "changed"
+                with self.assertRaises(dataclasses.FrozenInstanceError):
+                    placement.axis = 3
+            self.assertEqual(dataclasses.replace(layout.tensor("q_proj.weight"), local_bytes=1)
+                             .local_bytes, 1)
+
+    def test_group_and_model_records(self):
+        with gqa_group() as group, ModelDescription.from_groups([group]) as model:
+            self.assertEqual(self.calls(group.partition_units), {"eredu_group_get_info": 1})
+            self.assertEqual(self.calls(group.member_target, 1), {"eredu_group_member": 1})
+            self.assertEqual(self.calls(group.members),
+                             {"eredu_group_get_info": 1, "eredu_group_member": 5})
+            for getter, name in ((model.tensor_count, "eredu_model_tensor_count"),
+                                 (model.group_count, "eredu_model_group_count"),
+                                 (model.global_bytes, "eredu_model_global_bytes")):
+                self.assertEqual(self.calls(getter), {name: 1})
+                self.assertIs(type(getter()), int)
+
+    def test_a_group_reads_back_its_scope(self):
+        member = Member("w", [4], Sharding.replicated())
+        for scope in (GroupScope.all(), GroupScope.embedding(), GroupScope.indexed(layer=3),
+                      GroupScope.indexed(expert=2), GroupScope.indexed(1, 5)):
+            with ParameterGroupSpec.new("g", Role.REPLICATED, [member], scope=scope) as group:
+                self.assertEqual(group.scope(), scope)
+        with ParameterGroupSpec.new("g", Role.REPLICATED, [member]) as group:
+            self.assertEqual(group.scope(), GroupScope())
+
+    def test_names_holding_a_nul_read_back_whole(self):
+        text = ('{"schema":"eredu.groups.v1","groups":[{"name":"a\\u0000b","role":"replicated",'
+                '"members":[{"target":"x\\u0000y","shape":[2],"sharding":{"kind":"replicated"}}]'
+                '}]}')
+        with ModelDescription.from_json(text) as model, plan_rank(model, (1, 1, 1, 1), 0) as layout:
+            tensor = layout.tensor_at(0)
+            self.assertEqual((tensor.target, tensor.logical_name), ("x\0y", "a\0b"))
+            self.assertEqual(layout.target(0), "x\0y")
 
 
 class PythonSideChecks(unittest.TestCase):

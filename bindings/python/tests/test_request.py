@@ -1,4 +1,4 @@
-"""seed 002's NormalizedLoadRequest tests through Python, with exact codes
+"""The seed's NormalizedLoadRequest tests through Python, with exact codes
 and messages."""
 import unittest
 
@@ -7,6 +7,7 @@ from eredu import (CacheResidency, CommunicationCompletionPolicy, CompletionCanc
                    DraftingPlanKind, NormalizedLoadRequest, NormalizedLoadRequestError,
                    ParallelLoadRequest, ParallelTopology, QuantizationRequest, ResidencyRequest,
                    TopologyError, WeightResidency, status)
+from test_handles import library_calls
 
 COMPLETION = CommunicationCompletionPolicy(1000,
                                            CompletionCancellationMode.QUARANTINE_UNTIL_COMPLETE)
@@ -122,6 +123,17 @@ class Request(unittest.TestCase):
                 request.validate_model_preparation()
         self.assertEqual((caught.exception.code, caught.exception.message),
                          (status.EREDU_E_QUANTIZATION, message))
+
+    def test_plain_fields_in_one_call_and_the_topology_copied_out(self):
+        with NormalizedLoadRequest() as request:
+            self.assertEqual(library_calls(request.realtime_completion_policy),
+                             {"eredu_load_request_get_info": 1})
+            request.with_parallel_execution(parallel(tensor=4, rank=3))
+            read = request.parallel_execution()
+            policy = request.validate_model_preparation()
+            request.with_max_cached_shards(2)  # replaces the request's borrowed topology
+        self.assertEqual(read, parallel(tensor=4, rank=3))
+        self.assertEqual(policy.topology, ParallelTopology(4, 1, 1, 1))
 
     def test_completion_policy(self):
         COMPLETION.validate()

@@ -1,5 +1,6 @@
-"""Residency through Python: seed 003's tests, offload plans, weight
-bindings and the layerwise metadata, with exact values and messages."""
+"""Residency through Python: the seed's weight-residency tests, offload
+plans, weight bindings and the layerwise metadata, with exact values and
+messages."""
 import unittest
 
 from eredu import (DENSE_TRANSFER_WINDOW, CacheEvictionPolicy, ClosedError,
@@ -10,6 +11,7 @@ from eredu import (DENSE_TRANSFER_WINDOW, CacheEvictionPolicy, ClosedError,
                    ResidencyPolicy, ResidencyRequest, StaticUnitBindings, TensorSelection,
                    WeightBinding, WeightBindingError, WeightResidency, WeightResidencyPolicyError,
                    parameter_bank_access, parameter_bank_unit_id, status)
+from test_handles import library_calls
 
 
 class Seed003(unittest.TestCase):
@@ -176,6 +178,36 @@ class Residency(unittest.TestCase):
         selection = TensorSelection.index_list(1, [5, 2, 9])
         with StaticUnitBindings("unit", [WeightBinding("w", "k", selection, 8, "t")]) as unit:
             self.assertEqual(unit.bindings(), [WeightBinding("w", "k", selection, 8, "t")])
+
+    def test_planned_bytes_of_every_tier_in_one_call(self):
+        units = [OffloadUnitSpec("a", 4), OffloadUnitSpec("b", 5, tier=MemoryTier.HOST),
+                 OffloadUnitSpec("c", 6, ResidencyPolicy.WINDOWED, MemoryTier.DISK)]
+        with OffloadPlan(OffloadConfig(host_budget_bytes=5), units) as plan:
+            self.assertEqual([plan.planned_bytes(tier) for tier in MemoryTier], [4, 5, 6])
+            self.assertEqual(plan.planned_bytes(2), 6)
+            self.assertEqual(library_calls(plan.planned_bytes, MemoryTier.DISK),
+                             {"eredu_offload_plan_get_info": 1})
+            self.assertEqual(library_calls(plan.config), {"eredu_offload_plan_get_info": 1})
+            self.assertEqual(plan.config(), OffloadConfig(host_budget_bytes=5))
+            self.assertEqual(library_calls(plan.units),
+                             {"eredu_offload_plan_unit_count": 1, "eredu_offload_plan_unit": 3})
+            with self.assertRaises(ValueError) as caught:
+                plan.planned_bytes(7)
+            self.assertEqual(str(caught.exception), "tier 7 is not a MemoryTier value")
+
+    def test_snapshot_and_schedule_reads(self):
+        with LayerwiseModelMetadata("generic", None, 4, 10, ExecutionResidency.LAYERWISE_HOST,
+                                    20, 8, 6, 2) as metadata:
+            self.assertEqual(library_calls(metadata.device_layer_capacity),
+                             {"eredu_layerwise_model_metadata_get_info": 1})
+        with DenseTransferSchedule(range(2), 1) as schedule:
+            self.assertIs(schedule.can_admit(), True)
+            self.assertIs(schedule.has_ready(), False)
+            self.assertIs(schedule.is_exhausted(), False)
+            self.assertEqual(library_calls(schedule.has_ready),
+                             {"eredu_dense_transfer_schedule_has_ready": 1})
+        with self.assertRaises(ClosedError):
+            schedule.can_admit()
 
     def test_eviction_round_trip(self):
         config = OffloadConfig(prefetch_depth=2,

@@ -4,13 +4,11 @@ import os
 import sys
 import unittest
 
-import eredu
-from eredu import status
-
-import cheader
-
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import eredu  # noqa: E402
+import cheader  # noqa: E402  (bindings/python/cheader.py)
 import generate_status  # noqa: E402
+from eredu import status  # noqa: E402
 
 STATUS_H = os.path.join(cheader.INCLUDE, "status.h")
 

@@ -2,11 +2,12 @@
 tests/vectors/cases.txt is run through the library and its output compared
 with expected/<name>.out byte for byte. One test method per case."""
 import os
+import sys
 import unittest
 
-import eredu
-
-from cheader import REPO
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+import eredu  # noqa: E402
+from cheader import REPO  # noqa: E402  (bindings/python/cheader.py)
 
 VECTORS = os.path.join(REPO, "tests", "vectors")
 CASES = os.path.join(VECTORS, "cases.txt")
