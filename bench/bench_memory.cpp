@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Peak memory of loading a description and planning one rank, relative to
 // the size of its JSON (issue target: under 3×). Run in a fresh process:
 //   bench_memory generate FILE   writes the DeepSeek-V3-scale description

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Speed of the planner on a DeepSeek-V3-scale description (issue targets:
 // load >= 100 MB/s of JSON, one rank <= 10 ms, all 128 ranks of
 // TP 8 × PP 2 × EP 8 <= 1.5 s on two cores). Reported, never asserted.

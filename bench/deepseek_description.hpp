@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // A DeepSeek-V3-scale model description for benchmarks: the geometry of
 // ../shared/data/models/deepseek-r1/config.json (61 decoder layers, the first
 // 3 dense, 256 routed experts per MoE layer, block-FP8 weights with 128×128

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Writes the DeepSeek-V3-scale benchmark description as eredu.groups.v1 JSON
 // to FILE, for the bindings' benchmarks and `eredu plan` timings
 // (scripts/bench-bindings).

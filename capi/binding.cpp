@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // eredu_weight_binding_* and eredu_static_unit_bindings_*: checkpoint weight
 // bindings and the seed's StaticUnitBindings (docs/residency.md, "Weight
 // bindings").

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The boundary between the C ABI and the C++ core: the error object, the
 // exception firewall every exported function runs its body through, and the
 // argument checks shared by all of them.

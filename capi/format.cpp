@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // eredu_linear_format_*, eredu_ggml_type_*, eredu_expand_linear_format_*,
 // eredu_member_list_*: the seed's linear-format expansion over C structs.
 #include <cstddef>

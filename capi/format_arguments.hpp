@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Conversion of a C linear format (eredu_linear_format) to a core
 // LinearFormat, shared by the eredu_linear_format_* functions and the
 // layerwise metadata's quantization; defined in format.cpp.

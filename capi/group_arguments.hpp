@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Conversion of the C group descriptors (eredu_group_scope,
 // eredu_member_desc) to core values, shared by every function taking them.
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The opaque handles of the C API: thin owners of immutable core values.
 #pragma once
 

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // eredu_layerwise_model_metadata_*: the seed's LayerwiseModelMetadata behind
 // a handle.
 #include <optional>

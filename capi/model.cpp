@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // eredu_model_*: a model description from group handles or eredu.groups.v1.
 #include <cstddef>
 #include <memory>

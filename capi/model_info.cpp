@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // eredu_parallel_model_info_*: the seed's ParallelModelInfo behind a handle.
 #include <string>
 #include <utility>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // eredu_offload_*: the offload core (docs/residency.md, "Offload plans")
 // built from C descriptors.
 #include <string>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The shared offload-config argument checks (offload_arguments.hpp).
 #include "offload_arguments.hpp"
 

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Conversion of a C offload config (eredu_offload_config) to the seed's
 // OffloadConfig, shared by eredu_offload_plan_new and the weight-residency
 // descriptors.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // eredu_parameter_bank_key_unit_id and eredu_expert_pass_parameter_bank_access:
 // the seed's ParameterBankKey::unit_id and ExpertPass::parameter_bank_access.
 #include <cstring>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // eredu_plan_rank, eredu_plan_options_init and eredu_topology_init: how a
 // rank is planned.
 #include <memory>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The topology and plan-options arguments of eredu_plan_rank and the bulk
 // world entry points.
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // eredu_*projection*_group, eredu_aligned_partition_units,
 // eredu_partitioned_group_with_preferred_units: the seed's group helpers.
 #include <fmt/format.h>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // eredu_load_request_*: the seed's NormalizedLoadRequest as a builder handle.
 #include <memory>
 #include <optional>

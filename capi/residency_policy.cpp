@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // eredu_residency_validate and the weight-residency descriptors
 // (docs/residency.md, "Weight-residency policies").
 #include "firewall.hpp"

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Structs that can grow (docs/abi.md): a caller's struct_size decides which
 // fields the library reads and writes. Fields are only ever appended; a field
 // is used when it lies wholly inside the caller's struct_size, and takes its

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The sized structs whose defaults are not all zeros (docs/abi.md): what
 // their _init function and the library give fields a caller's struct_size
 // does not cover.

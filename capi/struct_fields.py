@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Writes struct_fields.hpp from the public headers: for every sized struct
 (`struct eredu_X {` whose first field is `uint32_t struct_size;`) the table
 of its other fields in declaration order, which capi/sized.hpp reads and

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // eredu_dense_transfer_schedule_*: the seed's DenseTransferSchedule over
 // opaque uint64 tokens.
 #include <optional>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // eredu_plan_world_json and eredu_check_json: every rank of a topology in one
 // call, as the canonical eredu.world.v1 / eredu.check.v1 text of `eredu plan
 // --all-ranks --format json` and `eredu check --format json`.

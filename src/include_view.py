@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Builds the include view of one folder of src/ (src/meson.build): a
 directory holding a symlink to that folder and to each folder below it, and
 nothing else, so that an #include of a folder above fails to compile. Also

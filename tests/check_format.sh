@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 # Fails when a C or C++ source is not formatted as .clang-format says. One
 # clang-format run over every file: its diagnostics name each file and line.
 set -euo pipefail

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Shared test inputs and expected outputs in tests/data/ (the
 // docs/interchange.md examples), read through EREDU_SOURCE_ROOT, which meson
 // sets for every test.

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """A small reader of the public C headers (include/eredu/*.h), shared by the
 generators (generate_capi.py, generate_status.py) and the tests: every
 `EREDU_API` function (name, return type, parameters), every transparent

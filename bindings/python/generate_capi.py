@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Writes eredu/_capi_gen.py, the ctypes declarations of the C API, from
 include/eredu/*.h (parsed by cheader.py).
 

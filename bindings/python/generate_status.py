@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Writes eredu/status.py, the status-code constants, from include/eredu/status.h.
 
 usage: generate_status.py [--check] [HEADER [OUTPUT]]

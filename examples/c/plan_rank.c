@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 /* Plans rank 1 of tensor parallel 2 for one attention group and prints what
  * it loads. Build: cc plan_rank.c $(pkg-config --cflags --libs eredu) */
 #include <eredu/eredu.h>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 /*
  * eredu/common.h: library-wide functions: the runtime version and the release
  * of buffers the library allocates for the caller.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 /*
  * eredu/format.h: checkpoint encodings of linear matrices and their
  * expansion into physical members (seed expand_linear_format_member and

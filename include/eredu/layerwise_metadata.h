@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 /*
  * eredu/layerwise_metadata.h: the seed's LayerwiseModelMetadata, the
  * inspectable, backend-neutral parameter-residency snapshot of a layered

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 /*
  * eredu/layout.h: the plan of one rank (seed LocalModelLayout of
  * LocalTensorLayout entries with TensorPlacement): every field of

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 /*
  * eredu/model.h: a model description: its groups in document order, indexed
  * by target, built from group handles or from one eredu.groups.v1 JSON

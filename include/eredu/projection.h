@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 /*
  * eredu/projection.h: the seed's group-building helpers (projection groups,
  * preferred and aligned partition units; docs/planning.md, "Projection

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 /*
  * eredu/residency.h: the offload core (memory tiers, unit policies,
  * OffloadConfig, the validated OffloadPlan; docs/residency.md, "Offload

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 /*
  * eredu/topology.h: the tensor x pipeline x expert x data parallel topology
  * that every planning call takes (docs/planning.md, "Topology").

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 /*
  * eredu/types.h: the fixed-width scalar types, the export macro and every
  * type name of the eredu C API, declared exactly once (C99 forbids repeating

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 /*
  * eredu/world.h: bulk entry points over every rank of a topology — the
  * whole-world plan with its coverage proof (eredu.world.v1) and admission

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Admission of one rank's bytes under a residency policy (docs/residency.md,
 // "Admission").
 #pragma once

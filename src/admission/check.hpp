@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // `eredu check`: a world plan with every rank admitted (docs/interchange.md,
 // eredu.check.v1).
 #pragma once

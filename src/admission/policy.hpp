@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The residency policy `eredu check` admits ranks under (docs/residency.md,
 // "Admission").
 #pragma once

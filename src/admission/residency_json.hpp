@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Loading `eredu.residency.v1` weight-residency policies (`eredu residency`,
 // docs/residency.md): a seed WeightResidency as JSON.
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The residency units of one rank (docs/residency.md, "Units"): one static unit
 // per materialized tensor not scoped to a layer, one layer unit per decoder
 // layer the rank materializes.

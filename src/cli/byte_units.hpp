@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Human byte units for tables ("14.96 GiB") and size flags ("80GiB").
 #pragma once
 

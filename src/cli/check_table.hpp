@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The admission section of `eredu check`'s table output (docs/interchange.md,
 // "`eredu check`").
 #pragma once

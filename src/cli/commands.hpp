@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The subcommands. Each returns the exit status of a run that got as far as
 // its output (0, or 3 for coverage problems); failures are returned for the
 // caller to report.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The `eredu` command (docs/interchange.md): argument parsing and dispatch.
 #include <CLI/CLI.hpp>
 

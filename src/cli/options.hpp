@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Flags shared by the subcommands: topology sizes, policy, residency
 // (docs/residency.md), output format.
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // How the command reports results and failures (docs/interchange.md, "Errors
 // and exit codes").
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Progress of long whole-world runs on a terminal (docs/interchange.md, the
 // command).
 #pragma once

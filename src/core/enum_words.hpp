@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Enums numbered 0..count-1 (the values of their C constants) and their
 // word tables: the shared lookups behind every `*_name`, `parse_*` and
 // `*_from_value` of such an enum.

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Writes status_codes.inc from include/eredu/status.h, the one source of the
 status table: one `EREDU_STATUS(Enumerator, value, "EREDU_NAME")` line per
 `#define EREDU_OK` / `#define EREDU_E_*` of the header, in header order, for

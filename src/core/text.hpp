@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Text rules shared by every validator: Rust's `str::trim` emptiness and
 // Rust `{:?}` quoting of names in messages (docs/planning.md, "Text rules").
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Reading a whole (small) file into memory: the model folder's JSON files
 // and `eredu residency --policy FILE`.
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Parsing JSON with nlohmann while rejecting a repeated key, which nlohmann
 // would silently resolve by keeping one of its values.
 #pragma once

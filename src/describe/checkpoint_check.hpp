@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Proves that a description matches its checkpoint's weight index.
 #pragma once
 

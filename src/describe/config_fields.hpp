@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Typed reads of a Hugging Face config.json's fields, with messages naming the
 // file and the key (shared by every family describer).
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The fields of a Hugging Face config.json that a llama-style decoder
 // description needs (docs/describe.md; also phi3 and gpt_oss).
 #pragma once

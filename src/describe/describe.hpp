@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // `eredu describe`: a model folder (config.json + weight index) as an
 // eredu.groups.v1 description (docs/describe.md).
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Falcon decoders with new_decoder_architecture (model_type falcon:
 // falcon-40b, falcon-180b): a fused `query_key_value` whose rows are grouped
 // per KV head, so a tensor-parallel rank holds whole KV groups

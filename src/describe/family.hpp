@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // What every family describer (llama, phi3, falcon, gpt_oss) returns, and
 // the pieces they share: a member list with the model's dtype, the
 // vocabulary groups at both ends of the model and the walk over its layers.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // gpt-oss mixture-of-experts decoders (model_type gpt_oss): llama-style
 // attention with biases and per-head `sinks`, a router, and the routed
 // experts stacked in one tensor per projection and layer, MXFP4 blocks and

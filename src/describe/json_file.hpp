@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Reads a small JSON file of a model folder (config.json, the weight index).
 #pragma once
 

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The llama-style decoder table of docs/describe.md (llama, mistral, qwen2,
 // qwen3): group names, roles, units, scopes, members and shardings.
 #pragma once

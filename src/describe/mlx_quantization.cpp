@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 #include "describe/mlx_quantization.hpp"
 
 #include <limits>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // MLX affine-quantized checkpoints (config.json `quantization`): every
 // quantized linear or embedding is stored as a packed U32 `.weight` plus
 // `.scales` and `.biases`, one per group of input values. The family's

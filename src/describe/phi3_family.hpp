@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Phi-3 decoders (model_type phi3): the llama table with a fused
 // `qkv_proj` and a fused `gate_up_proj`, described as segmented projections
 // (docs/describe.md).

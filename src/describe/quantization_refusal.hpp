@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The quantized checkpoints a family describer does not handle, refused with
 // the name users know them by (docs/describe.md).
 #pragma once

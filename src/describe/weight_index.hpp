@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The weight index of a sharded checkpoint: tensor names and total bytes.
 #pragma once
 

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // How each physical member of an encoded matrix stores the logical values of
 // each axis: the geometry behind the companion rule (docs/decisions.md,
 // "Companion consistency") and behind segment remapping.

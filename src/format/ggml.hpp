@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The GGML block table (docs/planning.md, "GGML block table"): the supported
 // `ggml_type` codes with their values and bytes per block.
 #pragma once

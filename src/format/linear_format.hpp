@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Checkpoint linear-matrix encodings (docs/planning.md, "Linear formats"):
 // AffineQuantization, WeightQuantization, BlockFp8Format, LinearFormat and
 // LinearFormatSpec. Construction errors are Status::InvalidFormat

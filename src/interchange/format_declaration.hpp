@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The `format` object of an eredu.groups.v1 member (docs/interchange.md) as
 // read from JSON, before the format is constructed: the loader checks its
 // structure (EREDU_E_PARSE, format_declaration_json.hpp) while reading and

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Reading a member's `format` object of an eredu.groups.v1 document into a
 // FormatDeclaration (docs/interchange.md: its fields and which kind takes
 // which).

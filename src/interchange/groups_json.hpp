@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Loading `eredu.groups.v1` model descriptions (docs/interchange.md).
 #pragma once
 

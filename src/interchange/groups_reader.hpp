@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Steps 1 to 3 of loading an eredu.groups.v1 document (docs/interchange.md,
 // "Load errors"): one streaming pass from the text to the group specs.
 #pragma once

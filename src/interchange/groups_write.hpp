@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Canonical `eredu.groups.v1` output (docs/interchange.md, "Writing a
 // description").
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The JSON number grammar, checked on raw tokens: simdjson On-Demand checks
 // a number only when it converts it, and the loader reads integers from the
 // token instead of converting them.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Where a streaming JSON reader is (a JSON pointer) and the wording of the
 // errors it reports there.
 #pragma once

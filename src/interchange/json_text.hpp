@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The type and the text of On-Demand values and keys, with errors located
 // by their JSON pointer.
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Strict validation of values a streaming reader skips: On-Demand leaves
 // them unchecked, yet an eredu document must be valid JSON throughout.
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The canonical compact JSON writer behind every document eredu emits
 // (docs/interchange.md, "General rules": compact, keys in the documented
 // order).

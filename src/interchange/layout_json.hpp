@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // `eredu.layout.v1` output (docs/interchange.md) and the pieces the world and
 // check documents share with it.
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // A JSON document in memory the way simdjson reads it: followed by
 // simdjson's padding.
 #pragma once

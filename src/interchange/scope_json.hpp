@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Reading a group's `scope` of an eredu.groups.v1 document.
 #pragma once
 

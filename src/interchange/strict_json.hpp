@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Strict reading of On-Demand values for the eredu.groups.v1 loader: typed
 // reads that note structure errors in a FirstError by schema rank, and
 // object fields dispatched by name. Whatever is not read is validated.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Logical parameter groups (seed ParameterRole, MemberSharding,
 // ParameterMemberSpec, ParameterGroupSpec) plus this project's member dtype
 // and group scope (docs/planning.md, "Parameter groups").

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // A model description: its groups in document order, indexed by target.
 #pragma once
 

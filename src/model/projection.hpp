@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Projection group helpers (seed projection_parameter_group,
 // partitioned_projection_group, segmented_projection_group,
 // assemble_segmented_projection_group). The seed visits a backend module's

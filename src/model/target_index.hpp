@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // A compact set of the targets registered so far, for duplicate detection
 // while a description is built (4 bytes a slot, open addressing).
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The companion rule (docs/decisions.md, "Companion consistency"): on every
 // tensor rank, the physical members of a matrix that format expansion
 // produced select the same logical values, in whole blocks, groups and

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Seed `LocalTensorLayout` / `LocalModelLayout` plus the byte totals of
 // `eredu.layout.v1` (docs/interchange.md).
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Seed `ParallelModelInfo`: the architecture-neutral summary of one
 // rank-local parallel model, with the topology value unchanged.
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Seed `TensorPlacement` and the planner's placement validation
 // (docs/planning.md, "Placements" and "Placement validation"). Index
 // selections are kept as ordered runs.

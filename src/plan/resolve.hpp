@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Reference `resolve_member` (docs/planning.md, "Member resolution"): one
 // member's placement and local shape on one tensor-parallel coordinate.
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Core `CacheResidencyPolicy` as the load-request seed uses it
 // (docs/residency.md, "Load requests"): the normalized request only stores and
 // forwards it.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The load-request seed's completion vocabulary (docs/residency.md, "Load
 // requests"): CompletionCancellationMode and CommunicationCompletionPolicy.
 #pragma once

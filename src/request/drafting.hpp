@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Seed `DraftingLoadRequest` and the part of core's `DraftingPlan` it reads
 // (docs/residency.md, "Load requests").
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Seed `NormalizedLoadRequest`: one backend-neutral request for cold model
 // preparation, its cross-field rules (docs/residency.md, "Load requests") and
 // its projection into core's PreparationPolicy.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 #include "request/load_request_error.hpp"
 
 #include <utility>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Seed `NormalizedLoadRequestError`: one constructor per variant, with the
 // variant's Status code (docs/status.md, block 600) and the seed's text.
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Seed `ParallelLoadRequest`: rank, activation wire, invocation limits
 // and completion policy selected as one atomic request.
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The core request vocabulary the load-request seed lowers into
 // (docs/residency.md, "Load requests"): QuantizationRequest, ResidencyRequest,
 // SessionCapabilities and PreparationPolicy.

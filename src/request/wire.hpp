@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The load-request seed's pipeline activation wire (docs/residency.md, "Load
 // requests").
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Checkpoint weight bindings (docs/residency.md, "Weight bindings") and the
 // seed's StaticUnitBindings (one pinned static module and its bindings).
 #pragma once

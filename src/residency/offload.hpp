@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The residency core the seeds import (docs/residency.md, "Offload plans"):
 // memory tiers, unit policies, offload budgets and the validated, sorted
 // OffloadPlan.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The seed's parameter-bank identities: ParameterBankKey and its residency
 // unit id, and the ExpertPass -> ParameterBankAccess projection.
 #pragma once

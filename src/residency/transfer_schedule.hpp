@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Seed DenseTransferSchedule: the ordered, bounded transfer cursor of
 // dense streamed execution, with its DenseTransferScheduleError texts.
 #pragma once

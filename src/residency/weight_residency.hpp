@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The seed's weight residency policies: layerwise host and dense disk stream
 // options, ordinary-unit placement, independently cached parameter banks and
 // their composition, with the offload configuration each derives.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // balanced_contiguous_range (docs/planning.md, "Balanced contiguous ranges").
 #pragma once
 

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Coverage of a whole-world plan (docs/planning.md, "The coverage proof"):
 // ownership and tiling.
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Which ranks own a group scope, computed from the scope and the topology alone
 // (docs/planning.md, "Ownership"), so coverage does not trust the planner's
 // answer.

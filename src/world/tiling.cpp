@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 #include "world/tiling.hpp"
 
 #include <fmt/format.h>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Tiling of one tensor over one tensor-parallel group (docs/planning.md, "The
 // coverage proof").
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // `eredu.world.v1` output (docs/interchange.md).
 #pragma once
 

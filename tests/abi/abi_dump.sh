@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 # Writes the ABI of a built liberedu.so as abidw XML, restricted to the
 # interfaces it exports and the types of the public headers (docs/abi.md).
 # usage: abi_dump.sh LIBRARY HEADER_DIR OUT_FILE

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 # The ABI gate (docs/abi.md): the built library against the committed
 # baseline abi/liberedu.abi. Added functions and fields appended to a sized
 # struct (abi/appended_fields.abignore) pass; a removed or changed function,

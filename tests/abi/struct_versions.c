@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 /*
  * Structs that can grow (docs/abi.md), from the caller's side: a program
  * compiled against an older header (a struct without its later fields) and

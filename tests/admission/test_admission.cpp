@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Admission figures, plans, metadata and model info of one rank under each
 // policy (docs/residency.md, "Admission"), on the tiny model: static 192 bytes,
 // layer units 96, 128 and 0 bytes (K = 3).

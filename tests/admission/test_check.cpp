@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // `eredu check` on the bundled reflection-llama-3.1-70b (FP32, 282215219200
 // bytes): exact figures per policy and the whole eredu.check.v1 document.
 #include <doctest/doctest.h>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // `eredu.residency.v1` policies (docs/residency.md): every kind, defaults,
 // the parameter-bank cache, and the errors in their order.
 #include <doctest/doctest.h>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The unit split of docs/residency.md ("Units"): static units, layer units,
 // unit ids.
 #include <doctest/doctest.h>

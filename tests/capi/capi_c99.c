@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 /*
  * The C API from a translation unit compiled as C99 (-std=c99 -pedantic
  * -Werror): proves the header is C, and plans a rank through it.

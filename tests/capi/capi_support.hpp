@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Test helpers over the public C API only: RAII owners and builders.
 #pragma once
 

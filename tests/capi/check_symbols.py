@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """The ABI symbol gate: liberedu exports eredu_* only, exactly the functions
 the public headers declare with EREDU_API, each under the version node of
 capi/eredu.map that lists it (docs/abi.md: one node per release, each name in

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Checks of the sized-struct rule (docs/abi.md) over the public C API only:
 // an _init(ptr, size) function, a function reading an input struct and one
 // writing an output struct, each against the sizes a caller may pass.

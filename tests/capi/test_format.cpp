@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The seed's linear-format expansion, projection helpers and
 // ParallelModelInfo through the C API only (eredu/format.h,
 // eredu/projection.h), the sized-struct rule of their structs, and misuse.

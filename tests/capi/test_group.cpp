@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The seed's group construction (ParameterGroupSpec) through eredu_group_new.
 #include <doctest/doctest.h>
 #include <eredu/eredu.h>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The bulk paths: eredu.groups.v1 in (eredu_model_from_json), eredu.layout.v1
 // out (eredu_layout_to_json, eredu_layout_write_json).
 #include <doctest/doctest.h>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // API misuse: NULL pointers, unknown enum values, bad flags, wrong
 // struct_size, bad UTF-8, out-of-range indices; out-parameters zeroed on
 // failure, `*error` cleared on success; status names and versions.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The rank planner through eredu_plan_rank, with the exact values of
 // docs/planning.md ("Worked examples") and the planning errors of
 // docs/interchange.md.

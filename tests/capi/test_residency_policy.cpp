@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The seed's weight-residency policies through eredu_residency_validate
 // only: defaults, derived summaries with exact values, every
 // WeightResidencyPolicyError and the offload errors a description reaches,

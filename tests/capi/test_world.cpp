@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The bulk entry points of eredu/world.h through the public header only:
 // eredu_plan_world_json (eredu.world.v1) and eredu_check_json
 // (eredu.check.v1) with exact texts, every error path the header names, and

@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Runs the `eredu` command: exit codes, error output and exact JSON
 (docs/interchange.md). Usage: test_cli.py PATH_TO_EREDU (EREDU_SOURCE_ROOT set)."""
 

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The real example models described by describe_model_dir, and lookups into
 // their groups, for the describe tests.
 #pragma once

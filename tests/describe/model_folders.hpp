@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Model folders for the tests: the real examples and synthetic temporary ones.
 #pragma once
 

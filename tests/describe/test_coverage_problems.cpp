@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Coverage finds overlaps, gaps and ownership faults in hand-broken layouts,
 // and eredu.world.v1 reports them exactly.
 #include <doctest/doctest.h>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // describe_model_dir's failures: unsupported models, malformed files and
 // checkpoints that disagree with their description.
 #include <doctest/doctest.h>

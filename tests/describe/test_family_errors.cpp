@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The other families' refusals and config variants (docs/describe.md), on
 // edited copies of the real folders and on tiny synthetic ones.
 #include <doctest/doctest.h>

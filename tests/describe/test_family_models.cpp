@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // describe_model_dir on the real models of the other families
 // (docs/describe.md): phi3, falcon, gpt_oss and MLX-quantized qwen3.
 #include <doctest/doctest.h>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The other families' real models planned on whole worlds: coverage, exact
 // rank bytes at TP 1, 2, 4, 8, the clear error where a model cannot be split,
 // expert parallelism refused for stacked experts, and the JSON round trip.

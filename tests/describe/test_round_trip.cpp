@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // describe → eredu.groups.v1 → load → plan gives the same layouts as
 // planning the described model directly.
 #include <doctest/doctest.h>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // plan_world on the real models: summaries, totals and coverage at several
 // tensor / pipeline sizes (docs/interchange.md, eredu.world.v1).
 #include <doctest/doctest.h>

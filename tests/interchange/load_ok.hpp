@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Loading an eredu.groups.v1 document that the interchange tests expect to
 // load.
 #pragma once

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The `format` member of eredu.groups.v1 (docs/interchange.md): loading expands
 // a logical dense matrix into its packed weight and companions as the seed's
 // expand_linear_format_member does, with the dtypes of the format table and the

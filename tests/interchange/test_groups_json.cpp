@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // eredu.groups.v1 loading (docs/interchange.md): a full document, every
 // load-error class in its fixed order, group construction errors and the round
 // trip.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The canonical JSON writer and `eredu.layout.v1` output (docs/interchange.md).
 #include <doctest/doctest.h>
 

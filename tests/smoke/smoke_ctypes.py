@@ -1,4 +1,7 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Python ctypes smoke test: load liberedu.so.0, build a group through
 eredu_group_new, plan a rank and check exact values, as a Python runtime
 would without any compiled glue.

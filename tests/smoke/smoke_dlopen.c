@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 /*
  * A foreign runtime's view of liberedu: nothing linked, the library opened
  * with dlopen("liberedu.so.0") and every function resolved with dlsym.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The companion rule in the planner (docs/decisions.md, "Companion
 // consistency"): splits that separate a quantized matrix from its scales,
 // blocks or packed words are refused on every rank, with the tensor, axis,

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Linear-format expansion (seed expand_linear_format_member and
 // expand_linear_format_parameter_groups; docs/planning.md, "Expansion").
 #include <doctest/doctest.h>

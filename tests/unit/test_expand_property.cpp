@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Property: after linear-format expansion, every rank's selection of the
 // packed weight and of each companion covers the same logical units of the
 // declared dense matrix (mapped back through each member's packing factor),

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Checkpoint formats: the GGML block table (docs/planning.md, "GGML block
 // table"), AffineQuantization / WeightQuantization / BlockFp8Format /
 // LinearFormat ("Linear formats") and LinearFormatSpec cardinality.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The seed's group tests and the group construction rules (docs/planning.md,
 // "Building a group").
 #include <doctest/doctest.h>

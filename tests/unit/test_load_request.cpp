@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The normalized load request seed: the seed's tests (docs/seeds.md) and
 // every NormalizedLoadRequestError variant with its code and text.
 #include <doctest/doctest.h>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // ModelBuilder: atomic group registration, target order, byte accounting.
 #include <doctest/doctest.h>
 #include <fmt/format.h>

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The offload core (docs/residency.md, "Offload plans") and its residency
 // tests.
 #include <doctest/doctest.h>

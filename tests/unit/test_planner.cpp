@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The rank planner: docs/planning.md ("Worked examples"), the derived cases,
 // scopes and totals.
 #include <doctest/doctest.h>

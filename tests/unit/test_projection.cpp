@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The seed's projection helpers, preferred/aligned partition units and
 // ParallelModelInfo (docs/planning.md, "Parameter groups" and "Parallel model
 // info").

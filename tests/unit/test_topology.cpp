@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Topologies and balanced ranges (docs/planning.md, "Topology" and "Balanced
 // contiguous ranges"), with the examples given there.
 #include <doctest/doctest.h>

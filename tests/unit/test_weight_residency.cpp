@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The weight_residency.rs seed: every seed test plus the error texts of
 // WeightResidencyPolicyError, DenseTransferScheduleError and WeightBinding.
 #include <doctest/doctest.h>

@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 # vectors_current: regenerates the vectors into a temporary folder and fails,
 # listing the stale files, when the committed inputs/models/ or expected/
 # differ from what the C++ core produces now.

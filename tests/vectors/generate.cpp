@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The shared test vectors' generator (tests/vectors/README.md): describes
 // every bundled model into inputs/models/<model>.groups.json and writes the
 // expected output of every case of cases.txt to expected/<name>.out, all from

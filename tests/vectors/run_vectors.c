@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 /*
  * The shared test vectors through the public C API (tests/vectors/README.md):
  * runs every case of cases.txt and compares the library's text with

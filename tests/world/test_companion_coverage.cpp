@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // The coverage proof holds quantized matrices to the companion rule on the
 // ranks' own placements, whatever the planner decided, and tiles a packed
 // member over its physical axis: the seed's faulty plans are caught.

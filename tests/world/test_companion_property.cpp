@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Property: over random formats × shardings × tensor sizes, the planner
 // returns only plans that keep every quantized matrix whole (checked by a
 // brute-force oracle value by value, independent of the library's rule),

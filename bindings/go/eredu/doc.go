@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Package eredu binds liberedu, the C ABI of the eredu parameter-placement
 // planner, through cgo.
 //

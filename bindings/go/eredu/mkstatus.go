@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //go:build ignore
 
 // mkstatus generates status_gen.go from include/eredu/status.h: one Status

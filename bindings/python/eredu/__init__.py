@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """eredu: Python bindings (ctypes, standard library only) of liberedu, the
 parameter-placement planner. Names mirror the seeds' Rust API in Python
 casing: ParameterGroupSpec, ParameterMemberSpec, MemberSharding,

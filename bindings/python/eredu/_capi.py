@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """The C API as ctypes sees it: the declarations generated from the headers
 (eredu/_capi_gen.py, written by generate_capi.py; re-exported here, so
 `_capi.eredu_layout_tensor_info` is the generated struct) and the few

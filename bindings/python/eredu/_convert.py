@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Checked conversions of Python values to C arguments. ctypes silently wraps
 out-of-range integers (-1 becomes 2**64 - 1) and C strings stop at a NUL, so
 every value a caller gives is checked here first (ValueError / TypeError)."""

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """The base of every class that owns a library handle."""
 import ctypes
 

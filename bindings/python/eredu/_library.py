@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Finds and loads liberedu.so.0, checks its major version, declares every
 function (the generated table of _capi_gen.py), and exposes them as `lib`
 (one attribute per C function).

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Errors: `EreduError` carries what a failing C call reported (status code,
 stable name, message); a subclass per code block mirrors the seed's Rust
 error enum of that block. `ClosedError` is use of a closed handle, caught

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Checkpoint encodings of linear matrices and their expansion into physical
 members (seed LinearFormat, LinearFormatSpec, expand_linear_format_*;
 eredu/format.h; docs/planning.md). Formats and specs are plain values, validated by the

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Logical parameter groups (seed ParameterRole, MemberSharding,
 ParameterMemberSpec, ParameterGroupSpec, partitioned_group_with_preferred_units;
 eredu/group.h, eredu/projection.h; docs/planning.md).

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """seed LayerwiseModelMetadata (eredu/layerwise_metadata.h;
 docs/residency.md, "Layerwise model metadata"): the runtime-owned,
 updateable parameter-residency snapshot of a layered model. Setters change

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """A model description: groups in document order (eredu/model.h)."""
 import ctypes
 

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """The rank planner and its result (seed ShardingPolicy, plan_rank,
 LocalModelLayout, LocalTensorLayout, TensorPlacement; eredu/plan.h,
 eredu/layout.h).

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """The seed's normalized cold-load request (eredu/request.h;
 docs/residency.md, "Load requests"):
 NormalizedLoadRequest with its parallel request, completion policy,

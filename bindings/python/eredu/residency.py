@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """The offload core and the seed's weight-residency runtime pieces
 (eredu/residency.h; docs/residency.md):
 OffloadConfig, OffloadUnitSpec, OffloadPlan, WeightBinding /

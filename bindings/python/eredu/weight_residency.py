@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """The seed's immutable-weight residency policies (eredu/residency_policy.h;
 docs/residency.md):
 WeightResidency over fully resident / layerwise host / dense disk stream

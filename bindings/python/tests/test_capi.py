@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """The ctypes declarations against include/eredu/*.h: the committed
 eredu/_capi_gen.py is what generate_capi.py writes from the headers now;
 independently of the generator, every EREDU_API function has the C types

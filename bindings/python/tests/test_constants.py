@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Every integer #define of the headers (but the status codes, checked by
 test_status) is bound in Python with the header's value: the enum classes
 member for member, and the plain constants."""

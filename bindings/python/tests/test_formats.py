@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Formats, expansion and projection helpers through Python (the seed's
 format and projection tests, exact shapes and messages)."""
 import unittest

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Handle lifetime: close() is idempotent, context managers and the garbage
 collector free each handle exactly once, use after close raises
 ClosedError without reaching the library, and every error object is freed."""

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Loading liberedu: the search order, the ImportError naming what was
 tried, and the major-version refusal right after loading (with a stand-in
 version function, and end to end with a fake library when a C compiler is

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Misuse found by review: each raises a clear Python exception before any C
 call, never a crash (copying a handle freed it twice) or a silent wrong
 answer (dtype=True was U8, a short topology tuple was padded with 1s), and

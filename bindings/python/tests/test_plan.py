@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Groups, descriptions and rank plans through the Python API, with exact
 values: a GQA attention group at TP 2 and 4 (ranges, shapes, bytes), the
 seed's planner tests, and the error codes and messages of each step."""

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Residency through Python: the seed's weight-residency tests, offload
 plans, weight bindings and the layerwise metadata, with exact values and
 messages."""

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """eredu/status.py is what generate_status.py makes of include/eredu/status.h,
 and the library names every code as the module does."""
 import os

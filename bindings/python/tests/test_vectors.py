@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """The shared test vectors (tests/vectors/README.md): every case of
 tests/vectors/cases.txt is run through the library and its output compared
 with expected/<name>.out byte for byte. One test method per case."""

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
 """Plan options through Python: `threads` (1 plans on the calling thread
 only; results never depend on it) and the progress callable of the bulk
 calls (called after each planned rank; a true result or an exception

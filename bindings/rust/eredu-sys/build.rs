@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! Finds liberedu for the linker: `EREDU_LIB_DIR` when set (a directory
 //! holding liberedu.so), else the `pkg-config` program (`pkg-config
 //! --libs-only-L --libs-only-l eredu`, honouring `PKG_CONFIG_PATH` and the

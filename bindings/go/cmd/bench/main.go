@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 // Command bench measures the Go binding on a large eredu.groups.v1
 // description (the one scripts/bench-bindings writes): TP 8 x PP 2 x EP 8
 // (128 ranks), policy require. It prints one line per figure,

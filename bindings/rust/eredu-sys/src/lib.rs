@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! Raw declarations of the eredu C API (`liberedu`, `include/eredu/eredu.h`),
 //! generated once by bindgen 0.60 with `generate-bindings` and committed.
 //!

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 /*
  * Prints the size, alignment and every field offset of every transparent
  * struct of the eredu C API, as the C compiler lays them out. Compiled and

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! Struct layout: every transparent struct of the C API has the same size,
 //! alignment and field offsets in src/bindings.rs as the C compiler gives it.
 //!

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! Currency of the status constants: every `EREDU_OK` / `EREDU_E_*` constant
 //! of src/bindings.rs has the value whose stable name the loaded library
 //! gives it (`eredu_status_name`), and every code the library names is one

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! The Rust share of the bindings benchmark (README.md, "Bindings against
 //! the command"; reported, never asserted):
 //!

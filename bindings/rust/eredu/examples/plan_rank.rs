@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! Plans one rank of a real model with the seed's names and no `unsafe`.
 //!
 //!   cargo run --example plan_rank -- [GROUPS.json] [TP] [RANK]

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! C-valued enumerations: the header's `EREDU_*` integer constants as Rust
 //! enums with an `Unknown` arm, so a value from a newer library of the same
 //! major version is kept rather than misread, and an unknown value passed in

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! The error type: a status code, its stable name and the library's message.
 
 use std::ffi::CStr;

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! Internal helpers at the FFI boundary: calling with an error slot,
 //! converting strings in, borrowing strings and arrays out.
 

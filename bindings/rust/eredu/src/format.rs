@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! Checkpoint encodings of linear matrices and their expansion into physical
 //! members (seed `expand_linear_format_member`,
 //! `expand_linear_format_parameter_groups`; `eredu/format.h`,

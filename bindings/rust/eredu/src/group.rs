@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! Logical parameter groups (seed `ParameterRole`, `MemberSharding`,
 //! `ParameterMemberSpec`, `ParameterGroupSpec`) plus the member dtype and the
 //! group scope of `eredu.groups.v1` (`eredu/group.h`; docs/planning.md).

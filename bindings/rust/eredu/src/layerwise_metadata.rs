@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! The parameter-residency snapshot of a layered model (seed
 //! `LayerwiseModelMetadata`; `eredu/layerwise_metadata.h`,
 //! docs/residency.md, "Layerwise model metadata").

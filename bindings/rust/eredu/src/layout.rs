@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! The plan of one rank (seed `LocalModelLayout` of `LocalTensorLayout`
 //! entries with a `TensorPlacement`), read through borrowed views: one
 //! `eredu_layout_get_tensor_info` call per view.

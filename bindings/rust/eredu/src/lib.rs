@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! Safe Rust API of liberedu, the parameter-placement planner of an LLM
 //! runtime: for one rank of a tensor × pipeline × expert × data parallel
 //! topology it says which slice of every checkpoint tensor the rank

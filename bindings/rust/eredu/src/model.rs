@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! Model descriptions: groups in document order, built from group handles or
 //! loaded from one `eredu.groups.v1` document (the bulk path).
 

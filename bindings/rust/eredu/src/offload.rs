@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! The offload core (`eredu/residency.h`; docs/residency.md, "Offload
 //! plans"): memory tiers, unit policies, `OffloadConfig` and the validated
 //! `OffloadPlan`.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! The summary of one rank-local parallel model (seed `ParallelModelInfo`;
 //! `eredu/projection.h`, docs/planning.md, "Parallel model info").
 

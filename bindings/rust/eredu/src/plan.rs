@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! How to plan (`eredu_plan_options` of `eredu/plan.h`: the policy, the
 //! threads and a progress callback) and the rank planner.
 

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! Weight-residency policies (`eredu/residency_policy.h`, seed
 //! `WeightResidency` and its options; docs/residency.md, "Weight-residency
 //! policies") and what they derive.

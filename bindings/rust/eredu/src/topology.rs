@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! The tensor × pipeline × expert × data parallel topology (`eredu_topology`
 //! of `eredu/topology.h`), the one value every planning call takes, and a
 //! rank's coordinates in it.

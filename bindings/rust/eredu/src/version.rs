@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! The dlopen contract: the loaded library must have the major version this
 //! crate was written for, checked once before the first library call.
 

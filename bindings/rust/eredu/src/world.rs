@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! Bulk entry points over every rank of a topology (`eredu/world.h`): the
 //! whole-world plan with its coverage proof (`eredu.world.v1`) and admission
 //! under a residency policy (`eredu.check.v1`), one call each

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! Errors: codes, stable names and the seed's messages; the code enum is
 //! current with the library and with every status constant of eredu-sys.
 

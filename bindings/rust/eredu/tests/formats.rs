@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! Checkpoint formats: expansion into physical companions with exact shapes
 //! and dtypes, the seed's block-FP8 test, validation messages, GGML rows.
 

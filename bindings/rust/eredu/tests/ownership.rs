@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! Ownership, lifetimes and threads: handles outlive what they were built
 //! from, views borrow their layout, immutable handles are shared between
 //! threads, builders and cursors only move.

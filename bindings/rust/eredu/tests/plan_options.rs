@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! Plan options (`eredu_plan_options`): the policy, the thread count and the
 //! progress callback that may cancel a world or check call; a panic in the
 //! callback never reaches the library and is resumed on the caller's thread.

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! The safe planning API with exact values: a grouped-query attention layer
 //! (32 query heads, 8 KV heads of 128 channels, hidden size 4096, BF16) in 8
 //! KV-group units, planned at TP 1, 2, 4 and 16, plus segmented and scoped

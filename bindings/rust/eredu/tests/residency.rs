@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! Offload plans, weight residency and the dense transfer cursor, with the
 //! exact derived values and the seed's error texts (docs/residency.md).
 

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! The one-call records read back from the library: a group's info, a
 //! parallel model's summary and a layerwise snapshot
 //! (docs/planning.md, "Parallel model info"; docs/residency.md, "Layerwise

@@ -1,3 +1,6 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
 //! The shared test vectors (tests/vectors/README.md): every case of
 //! cases.txt runs through liberedu via the safe API, and the text the
 //! library returns must equal expected/<name>.out byte for byte. Inputs are
