@@ -5,9 +5,7 @@ package eredu
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -19,27 +17,10 @@ import (
 // slice x ranges over), so no finalizer can free the object during the call. The GC test
 // below can only catch a missing KeepAlive by chance; this one always does.
 func TestEveryHandleCallKeepsAlive(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
+	fset, funcs := packageFuncs(t)
 	checked := 0
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") || name == "mkstatus.go" {
-			continue
-		}
-		file, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, decl := range file.Decls {
-			fn, ok := decl.(*ast.FuncDecl)
-			if !ok || fn.Body == nil {
-				continue
-			}
-			checked += checkKeepAlive(t, fset, fn)
-		}
+	for _, fn := range funcs {
+		checked += checkKeepAlive(t, fset, fn)
 	}
 	if checked < 20 {
 		t.Fatalf("only %d functions use handles; the check is not finding them", checked)
@@ -136,45 +117,31 @@ func checkKeepAlive(t *testing.T, fset *token.FileSet, fn *ast.FuncDecl) int {
 // calls checkVersion first (LibraryVersion, Status.String and Close are the
 // exceptions); unexported helpers are reached only from such functions.
 func TestEveryHandleFreeCallChecksVersion(t *testing.T) {
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
+	fset, funcs := packageFuncs(t)
 	exempt := map[string]bool{"LibraryVersion": true, "String": true, "Close": true}
-	fset := token.NewFileSet()
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") || name == "mkstatus.go" {
+	for _, fn := range funcs {
+		if !fn.Name.IsExported() || exempt[fn.Name.Name] {
 			continue
 		}
-		file, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, decl := range file.Decls {
-			fn, ok := decl.(*ast.FuncDecl)
-			if !ok || fn.Body == nil || !fn.Name.IsExported() || exempt[fn.Name.Name] {
-				continue
-			}
-			callsC, checked := false, false
-			ast.Inspect(fn.Body, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
-					return true
-				}
-				switch f := call.Fun.(type) {
-				case *ast.Ident:
-					checked = checked || f.Name == "checkVersion"
-				case *ast.SelectorExpr:
-					checked = checked || f.Sel.Name == "handle"
-					if x, ok := f.X.(*ast.Ident); ok && x.Name == "C" && strings.HasPrefix(f.Sel.Name, "eredu_") {
-						callsC = true
-					}
-				}
+		callsC, checked := false, false
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok {
 				return true
-			})
-			if callsC && !checked {
-				t.Errorf("%s: %s calls the library without checkVersion", fset.Position(fn.Pos()), fn.Name.Name)
 			}
+			switch f := call.Fun.(type) {
+			case *ast.Ident:
+				checked = checked || f.Name == "checkVersion"
+			case *ast.SelectorExpr:
+				checked = checked || f.Sel.Name == "handle"
+				if x, ok := f.X.(*ast.Ident); ok && x.Name == "C" && strings.HasPrefix(f.Sel.Name, "eredu_") {
+					callsC = true
+				}
+			}
+			return true
+		})
+		if callsC && !checked {
+			t.Errorf("%s: %s calls the library without checkVersion", fset.Position(fn.Pos()), fn.Name.Name)
 		}
 	}
 }

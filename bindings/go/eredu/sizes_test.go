@@ -6,7 +6,6 @@ package eredu
 import (
 	"bufio"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"os"
 	"path/filepath"
@@ -77,27 +76,10 @@ func cName(e ast.Expr) string {
 // C.sizeof_eredu_<T> is used as an eredu_<T>.
 func TestEveryStructSizeIsTheCSize(t *testing.T) {
 	sized := sizedStructs(t)
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
+	fset, funcs := packageFuncs(t)
 	used := map[string]bool{}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") || name == "mkstatus.go" {
-			continue
-		}
-		file, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, decl := range file.Decls {
-			fn, ok := decl.(*ast.FuncDecl)
-			if !ok || fn.Body == nil {
-				continue
-			}
-			checkStructSizes(t, fset, fn, sized, used)
-		}
+	for _, fn := range funcs {
+		checkStructSizes(t, fset, fn, sized, used)
 	}
 	if len(used) < 25 {
 		t.Fatalf("only %d sized structs found in the source; the check is not finding them", len(used))
@@ -203,46 +185,32 @@ func TestOneCallPerRecord(t *testing.T) {
 		// The plain fields, then the quantization when there is one.
 		"LayerwiseModelMetadata.Desc": 2,
 	}
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
+	_, funcs := packageFuncs(t)
 	found := map[string]int{}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") || name == "mkstatus.go" {
+	for _, fn := range funcs {
+		if fn.Recv == nil || len(fn.Recv.List) != 1 {
 			continue
 		}
-		file, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
+		recv := fn.Recv.List[0].Type
+		if star, ok := recv.(*ast.StarExpr); ok {
+			recv = star.X
 		}
-		for _, decl := range file.Decls {
-			fn, ok := decl.(*ast.FuncDecl)
-			if !ok || fn.Body == nil || fn.Recv == nil || len(fn.Recv.List) != 1 {
-				continue
-			}
-			recv := fn.Recv.List[0].Type
-			if star, ok := recv.(*ast.StarExpr); ok {
-				recv = star.X
-			}
-			id, ok := recv.(*ast.Ident)
-			if !ok {
-				continue
-			}
-			key := id.Name + "." + fn.Name.Name
-			if _, ok := want[key]; !ok {
-				continue
-			}
-			calls := 0
-			ast.Inspect(fn.Body, func(n ast.Node) bool {
-				if call, ok := n.(*ast.CallExpr); ok && strings.HasPrefix(cName(call.Fun), "eredu_") {
-					calls++
-				}
-				return true
-			})
-			found[key] = calls
+		id, ok := recv.(*ast.Ident)
+		if !ok {
+			continue
 		}
+		key := id.Name + "." + fn.Name.Name
+		if _, ok := want[key]; !ok {
+			continue
+		}
+		calls := 0
+		ast.Inspect(fn.Body, func(n ast.Node) bool {
+			if call, ok := n.(*ast.CallExpr); ok && strings.HasPrefix(cName(call.Fun), "eredu_") {
+				calls++
+			}
+			return true
+		})
+		found[key] = calls
 	}
 	for key, n := range want {
 		if got, ok := found[key]; !ok || got != n {
