@@ -17,6 +17,7 @@ namespace eredu::capi {
 static_assert(EREDU_POLICY_REQUIRE == static_cast<int>(ShardingPolicy::Require));
 static_assert(EREDU_POLICY_REPLICATE_UNSUPPORTED ==
               static_cast<int>(ShardingPolicy::ReplicateUnsupported));
+static_assert(EREDU_POLICY_REQUIRE_EVEN == static_cast<int>(ShardingPolicy::RequireEven));
 
 /// The policy named by `policy`; EREDU_E_INVALID_ARGUMENT "unknown policy
 /// value N" for any other value.
@@ -26,6 +27,8 @@ inline Result<ShardingPolicy> policy_argument(eredu_policy policy, const Argumen
       return ShardingPolicy::Require;
     case EREDU_POLICY_REPLICATE_UNSUPPORTED:
       return ShardingPolicy::ReplicateUnsupported;
+    case EREDU_POLICY_REQUIRE_EVEN:
+      return ShardingPolicy::RequireEven;
     default:
       return failf(Status::InvalidArgument, "unknown {} value {}", name.text(), policy);
   }

@@ -16,6 +16,12 @@
 /** A group with a member that cannot be sharded is replicated whole
  * (fell_back_to_replication); placement-validation errors still fail. */
 #define EREDU_POLICY_REPLICATE_UNSUPPORTED 1
+/** EREDU_POLICY_REQUIRE, and every split must be exact: a group's
+ * partition units and every balanced extent (members, segments) must divide
+ * by the tensor size, routed experts by the expert size; an uneven split is
+ * an EREDU_E_INVALID_TENSOR naming the extent and the sizes that divide it
+ * (docs/planning.md, "Policies"). For runtimes without uneven shards. */
+#define EREDU_POLICY_REQUIRE_EVEN 2
 
 /**
  * How to plan: the policy, the threads the library may use, and a progress
@@ -76,8 +82,9 @@ EREDU_API eredu_status eredu_plan_options_init(eredu_plan_options *options, size
  * expert > 1 without an expert count, EREDU_E_EMPTY_PARTITION for fewer
  * layers than stages or fewer experts than expert ranks); then, group by
  * group in document order, EREDU_E_INVALID_TENSOR (member resolution and
- * the companion rule under EREDU_POLICY_REQUIRE, placement validation under
- * either policy; docs/planning.md).
+ * the companion rule under EREDU_POLICY_REQUIRE or EREDU_POLICY_REQUIRE_EVEN,
+ * the even-split rule under EREDU_POLICY_REQUIRE_EVEN, placement validation
+ * under every policy; docs/planning.md).
  *
  * @param model    the description; the layout keeps it alive, so the model
  *                 handle may be freed first.

@@ -56,7 +56,8 @@ void add_topology_flags(CLI::App& command, TopologyFlags& flags, bool with_data)
 }
 
 void add_policy_flag(CLI::App& command, std::string& policy) {
-  command.add_option("--policy", policy, "require | replicate-unsupported")->default_val("require");
+  command.add_option("--policy", policy, "require | require-even | replicate-unsupported")
+      ->default_val("require");
 }
 
 // The residency flags of `eredu check`, kept as given: which were given

@@ -67,7 +67,8 @@ Result<ParallelTopology> topology_from(const TopologyFlags& flags) {
 Result<ShardingPolicy> policy_from(const std::string& flag) {
   if (auto policy = parse_sharding_policy(snake_case(flag))) return *policy;
   return failf(Status::InvalidArgument,
-               "--policy {} is not a sharding policy; use require or replicate-unsupported",
+               "--policy {} is not a sharding policy; use require, require-even or "
+               "replicate-unsupported",
                debug_quoted(flag));
 }
 

@@ -68,7 +68,8 @@ struct ResidencyArgs {
 /// Errors: ZeroAxis, WorldSizeOverflow (ParallelTopology::create).
 Result<ParallelTopology> topology_from(const TopologyFlags& flags);
 
-/// `require`, `replicate-unsupported` or `replicate_unsupported`.
+/// `require`, `require-even`, `replicate-unsupported` (or the snake_case
+/// spellings).
 /// Errors: InvalidArgument naming the accepted words.
 Result<ShardingPolicy> policy_from(const std::string& flag);
 

@@ -20,9 +20,6 @@
 
 namespace eredu {
 
-/// The largest tensor size that messages search for sizes that work.
-inline constexpr std::uint64_t kTensorSizeSearch = 64;
-
 /// Checks one tensor rank's selections of `matrix`: `placements` holds the
 /// placement of each of its physical members, in member order (count of
 /// them). Along every axis, the packed weight's selection must hold whole

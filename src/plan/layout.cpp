@@ -10,12 +10,21 @@
 namespace eredu {
 
 std::string_view sharding_policy_name(ShardingPolicy policy) {
-  return policy == ShardingPolicy::Require ? "require" : "replicate_unsupported";
+  switch (policy) {
+    case ShardingPolicy::Require:
+      break;
+    case ShardingPolicy::ReplicateUnsupported:
+      return "replicate_unsupported";
+    case ShardingPolicy::RequireEven:
+      return "require_even";
+  }
+  return "require";
 }
 
 std::optional<ShardingPolicy> parse_sharding_policy(std::string_view name) {
   if (name == "require") return ShardingPolicy::Require;
   if (name == "replicate_unsupported") return ShardingPolicy::ReplicateUnsupported;
+  if (name == "require_even") return ShardingPolicy::RequireEven;
   return std::nullopt;
 }
 

@@ -19,11 +19,23 @@ namespace eredu {
 
 class ModelDescription;
 
-/// Seed `ShardingPolicy`. Values match EREDU_POLICY_*.
-enum class ShardingPolicy : std::uint32_t { Require = 0, ReplicateUnsupported = 1 };
+/// Seed `ShardingPolicy`, plus RequireEven (docs/planning.md, "Policies"):
+/// Require, and every split of partition units, balanced extents and routed
+/// experts must be exact. Values match EREDU_POLICY_*.
+enum class ShardingPolicy : std::uint32_t {
+  Require = 0,
+  ReplicateUnsupported = 1,
+  RequireEven = 2
+};
 
 std::string_view sharding_policy_name(ShardingPolicy policy);  // "require", ...
 std::optional<ShardingPolicy> parse_sharding_policy(std::string_view name);
+
+/// Whether a group that cannot be sharded is an error (Require,
+/// RequireEven) rather than replicated whole.
+constexpr bool refuses_fallback(ShardingPolicy policy) {
+  return policy != ShardingPolicy::ReplicateUnsupported;
+}
 
 /// A rank-local shape, elements per axis, outermost first.
 using LocalShape = std::vector<std::uint64_t>;

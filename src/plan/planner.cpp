@@ -81,10 +81,12 @@ class RankPlanner {
     const std::uint64_t parts = rank_.tensor_parallel_size();
     const std::uint64_t tp_rank = rank_.tensor_parallel_rank();
 
+    const bool even = policy_ == ShardingPolicy::RequireEven;
     resolved_.clear();
-    std::optional<Error> unresolved;
+    std::optional<Error> unresolved = even ? uneven_scope(group) : std::nullopt;
     for (const ParameterMemberSpec& member : members) {
-      auto resolved = resolve_member(member, group.partition_units(), parts, tp_rank);
+      if (unresolved) break;
+      auto resolved = resolve_member(member, group.partition_units(), parts, tp_rank, even);
       if (!resolved) {
         unresolved = std::move(resolved).error();
         break;
@@ -99,7 +101,7 @@ class RankPlanner {
       }
     }
     const bool fell_back = unresolved.has_value();
-    if (fell_back && policy_ == ShardingPolicy::Require) {
+    if (fell_back && refuses_fallback(policy_)) {
       return failf(Status::InvalidTensor, "logical parameter {}: {}",
                    debug_quoted(group.logical_name()), unresolved->message);
     }
@@ -125,7 +127,7 @@ class RankPlanner {
       if (!valid) {
         std::string text =
             fmt::format("placement for tensor {}: {}", members[i].target(), valid.error().message);
-        if (policy_ == ShardingPolicy::Require) {
+        if (refuses_fallback(policy_)) {
           return failf(Status::InvalidTensor, "logical parameter {}: {}",
                        debug_quoted(group.logical_name()), text);
         }
@@ -162,6 +164,29 @@ class RankPlanner {
   }
 
  private:
+  // require_even's group-level splits: the partition units over the tensor
+  // ranks and, for a routed expert, the experts over the expert ranks.
+  std::optional<Error> uneven_scope(const ParameterGroupSpec& group) const {
+    const std::uint64_t parts = rank_.tensor_parallel_size();
+    if (auto units = group.partition_units(); units && *units % parts != 0) {
+      return Error{Status::InvalidTensor,
+                   fmt::format("the group's {} partition unit{} do not split evenly {} ways under "
+                               "require_even; {}",
+                               *units, *units == 1 ? "" : "s", parts,
+                               dividing_sizes_text(*units, kTensorSizeSearch))};
+    }
+    const std::uint64_t experts_parts = rank_.expert_parallel_size();
+    const auto experts = model_.info().experts;
+    if (group.scope().expert && experts && experts_parts > 1 && *experts % experts_parts != 0) {
+      return Error{
+          Status::InvalidTensor,
+          fmt::format("{} routed experts do not split evenly over {} expert ranks under "
+                      "require_even; expert {}",
+                      *experts, experts_parts, dividing_sizes_text(*experts, kTensorSizeSearch))};
+    }
+    return std::nullopt;
+  }
+
   const ModelDescription& model_;
   const ParallelRankTopology& rank_;
   const LocalRanges& ranges_;

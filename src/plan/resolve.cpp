@@ -15,6 +15,7 @@ struct Resolver {
   std::optional<std::uint64_t> units;
   std::uint64_t parts;
   std::uint64_t rank;
+  bool even;
 
   auto invalid(std::string_view detail) const {
     return failf(Status::InvalidTensor, "tensor {} {}", debug_quoted(member.target()), detail);
@@ -34,10 +35,19 @@ struct Resolver {
     return shape[axis];
   }
 
-  Result<IndexRange> balanced(std::uint64_t total) const {
+  // `what` names the extent for require_even's message ("axis 0 extent 11").
+  Result<IndexRange> balanced(std::uint64_t total, std::string_view what) const {
+    if (even && total % parts != 0) {
+      return invalid(fmt::format("{} does not split evenly {} ways under require_even; {}", what,
+                                 parts, dividing_sizes_text(total, kTensorSizeSearch)));
+    }
     auto range = balanced_contiguous_range(total, parts, rank, false);
     if (!range) return outcome::failure(as_tensor_error(range.error()));
     return range.value();
+  }
+
+  static std::string units_text(std::uint64_t count) {
+    return fmt::format("the group's {} partition unit{}", count, count == 1 ? "" : "s");
   }
 
   Result<std::uint64_t> group_units() const {
@@ -74,7 +84,7 @@ struct Resolver {
       }
       case ShardingKind::Balanced: {
         EREDU_TRY(dimension, checked_axis(axis));
-        EREDU_TRY(range, balanced(dimension));
+        EREDU_TRY(range, balanced(dimension, fmt::format("axis {} extent {}", axis, dimension)));
         return ResolvedMember{TensorPlacement::range(axis, range.start, range.end), range.length()};
       }
       case ShardingKind::Partitioned: {
@@ -85,7 +95,7 @@ struct Resolver {
               fmt::format("dimension {} on axis {} does not contain {} integral logical units",
                           dimension, axis, count));
         }
-        EREDU_TRY(logical, balanced(count));
+        EREDU_TRY(logical, balanced(count, units_text(count)));
         const std::uint64_t width = dimension / count;
         return ResolvedMember{
             TensorPlacement::range(axis, logical.start * width, logical.end * width),
@@ -104,7 +114,7 @@ struct Resolver {
     EREDU_TRY(count, group_units());
     EREDU_TRY(dimension, checked_axis(sharding.axis));
     if (sharding.segments.empty()) return invalid("partitioned placement has no segments");
-    EREDU_TRY(logical, balanced(count));
+    EREDU_TRY(logical, balanced(count, units_text(count)));
     std::vector<IndexRange> runs;
     runs.reserve(sharding.segments.size());
     std::uint64_t previous_end = 0;
@@ -132,7 +142,8 @@ struct Resolver {
     std::uint64_t previous_end = 0;
     for (const IndexRange& segment : sharding.segments) {
       EREDU_TRY(check_segment(segment, sharding.axis, dimension, previous_end, "segmented"));
-      EREDU_TRY(range, balanced(segment.length()));
+      EREDU_TRY(range, balanced(segment.length(),
+                                fmt::format("segment {}..{}", segment.start, segment.end)));
       runs.push_back({segment.start + range.start, segment.start + range.end});
       previous_end = segment.end;
     }
@@ -156,11 +167,11 @@ LocalShape ResolvedMember::local_shape(const ParameterMemberSpec& member) const 
 
 Result<ResolvedMember> resolve_member(const ParameterMemberSpec& member,
                                       std::optional<std::uint64_t> partition_units,
-                                      std::uint64_t tp_size, std::uint64_t tp_rank) {
+                                      std::uint64_t tp_size, std::uint64_t tp_rank, bool even) {
   if (tp_size == 0 || tp_rank >= tp_size) {
     return failf(Status::InvalidTensor, "invalid TP coordinate {}/{}", tp_rank, tp_size);
   }
-  return Resolver{member, partition_units, tp_size, tp_rank}.resolve();
+  return Resolver{member, partition_units, tp_size, tp_rank, even}.resolve();
 }
 
 }  // namespace eredu

@@ -28,10 +28,13 @@ struct ResolvedMember {
 };
 
 /// Resolves `member` for tensor-parallel rank `tp_rank` of `tp_size` with the
-/// group's `partition_units`. Errors: InvalidTensor with the reference text
-/// (without the "logical parameter" prefix).
+/// group's `partition_units`. `even` (require_even): a balanced extent,
+/// partition units or segment that does not split exactly is refused too.
+/// Errors: InvalidTensor with the reference text (without the "logical
+/// parameter" prefix).
 Result<ResolvedMember> resolve_member(const ParameterMemberSpec& member,
                                       std::optional<std::uint64_t> partition_units,
-                                      std::uint64_t tp_size, std::uint64_t tp_rank);
+                                      std::uint64_t tp_size, std::uint64_t tp_rank,
+                                      bool even = false);
 
 }  // namespace eredu

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "core/checked.hpp"
 
 namespace eredu {
@@ -29,6 +32,19 @@ Result<IndexRange> balanced_contiguous_range(std::uint64_t total, std::uint64_t 
     return fail(Status::PartitionOverflow, "balanced range calculation overflowed usize");
   }
   return IndexRange{*start, *end};
+}
+
+std::vector<std::uint64_t> dividing_sizes(std::uint64_t total, std::uint64_t limit) {
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t size = 1; size <= limit; ++size) {
+    if (total % size == 0) sizes.push_back(size);
+  }
+  return sizes;
+}
+
+std::string dividing_sizes_text(std::uint64_t total, std::uint64_t limit) {
+  return fmt::format("sizes up to {} that divide it: {}", limit,
+                     fmt::join(dividing_sizes(total, limit), ", "));
 }
 
 }  // namespace eredu

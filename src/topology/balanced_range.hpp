@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <vector>
 
 #include "core/result.hpp"
 
@@ -26,5 +28,15 @@ struct IndexRange {
 /// EmptyPartition (when !allow_empty and total < parts), PartitionOverflow.
 Result<IndexRange> balanced_contiguous_range(std::uint64_t total, std::uint64_t parts,
                                              std::uint64_t index, bool allow_empty);
+
+/// The largest size that messages search for sizes that work.
+inline constexpr std::uint64_t kTensorSizeSearch = 64;
+
+/// The sizes in [1, limit] that divide `total` exactly (ascending).
+std::vector<std::uint64_t> dividing_sizes(std::uint64_t total, std::uint64_t limit);
+
+/// "sizes up to {limit} that divide it: 1, 2, 4", for messages about
+/// uneven splits (1 always divides).
+std::string dividing_sizes_text(std::uint64_t total, std::uint64_t limit);
 
 }  // namespace eredu

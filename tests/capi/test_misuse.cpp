@@ -620,11 +620,11 @@ TEST_SUITE("capi.misuse") {
     CHECK(eredu_plan_rank(model.handle.get(), &single, 0, nullptr, nullptr, nullptr) ==
           EREDU_E_NULL_ARGUMENT);
     layout = garbage<eredu_layout>();
-    const eredu_plan_options bad_policy = options_of(2);
+    const eredu_plan_options bad_policy = options_of(3);
     CHECK(eredu_plan_rank(model.handle.get(), &single, 0, &bad_policy, &layout, error.slot()) ==
           EREDU_E_INVALID_ARGUMENT);
     CHECK(layout == nullptr);
-    CHECK(error.message() == "unknown options->policy value 2");
+    CHECK(error.message() == "unknown options->policy value 3");
     // Argument errors come before topology errors.
     CHECK(plan(model.handle.get(), 0, 1, 1, 1, 0, 7).status == EREDU_E_INVALID_ARGUMENT);
     eredu_topology bad_size = single;

@@ -138,6 +138,27 @@ TEST_SUITE("capi.plan") {
           "divisible by TP size 3");
   }
 
+  TEST_CASE("require_even refuses the uneven split require accepts") {
+    const auto model =
+        single_group_model("aligned.quantized", EREDU_ROLE_ATTENTION_HEADS, 5,
+                           {sharded("weight", {8, 20}, EREDU_SHARDING_PARTITIONED, 1),
+                            sharded("scales", {8, 10}, EREDU_SHARDING_PARTITIONED, 1)});
+    REQUIRE(model.status == EREDU_OK);
+    CHECK(plan_tp(model.handle.get(), 0, 3).status == EREDU_OK);
+    const auto uneven = plan_tp(model.handle.get(), 0, 3, EREDU_POLICY_REQUIRE_EVEN);
+    CHECK(uneven.status == EREDU_E_INVALID_TENSOR);
+    CHECK(uneven.handle == nullptr);
+    CHECK(uneven.message ==
+          "logical parameter \"aligned.quantized\": the group's 5 partition units do not split "
+          "evenly 3 ways under require_even; sizes up to 64 that divide it: 1, 5");
+    const auto even = plan_tp(model.handle.get(), 0, 5, EREDU_POLICY_REQUIRE_EVEN);
+    REQUIRE(even.status == EREDU_OK);
+    eredu_layout_info info = EREDU_LAYOUT_INFO_INIT;
+    CHECK(eredu_layout_get_info(even.handle.get(), &info, nullptr) == EREDU_OK);
+    CHECK(info.policy == EREDU_POLICY_REQUIRE_EVEN);
+    CHECK(local_shape(even.handle.get(), "weight") == Shape{8, 4});
+  }
+
   TEST_CASE("aligned members share an uneven logical range") {
     const auto model =
         single_group_model("aligned.quantized", EREDU_ROLE_ATTENTION_HEADS, 5,

@@ -334,9 +334,9 @@ TEST_SUITE("capi.world") {
           EREDU_E_NULL_ARGUMENT);
     CHECK(error.message() == "argument out is NULL");
 
-    const Bulk policy = check(model.get(), 2, &options, 1, 2);
+    const Bulk policy = check(model.get(), 2, &options, 1, 3);
     CHECK(policy.code == EREDU_E_INVALID_ARGUMENT);
-    CHECK(policy.message == "unknown options->policy value 2");
+    CHECK(policy.message == "unknown options->policy value 3");
 
     options.struct_size = sizeof options - 1;
     const Bulk size = check(model.get(), 2, &options);

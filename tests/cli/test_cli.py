@@ -144,6 +144,20 @@ class Plans(unittest.TestCase):
             self.assertEqual(layout["policy"], "replicate_unsupported")
             self.assertTrue(layout["tensors"][0]["fell_back_to_replication"])
 
+    def test_require_even_refuses_the_uneven_vocabulary(self):
+        reflection = model("reflection-llama-3.1-70b")
+        for spelling in ("require-even", "require_even"):
+            result = run("check", reflection, "--tp", "8", "--policy", spelling)
+            self.assertEqual((result.returncode, result.stdout), (2, ""))
+            self.assertEqual(
+                result.stderr,
+                'error[EREDU_E_INVALID_TENSOR]: logical parameter "embed": tensor '
+                '"model.embed_tokens.weight" axis 0 extent 128262 does not split evenly 8 ways '
+                "under require_even; sizes up to 64 that divide it: 1, 2, 3, 6\n")
+        result = run("check", reflection, "--tp", "2", "--policy", "require-even", "--format", "json")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(json.loads(result.stdout)["policy"], "require_even")
+
     def test_plan_rank_table(self):
         result = run("plan", "--groups", ATTENTION, "--tp", "2", "--pp", "2", "--rank", "2")
         self.assertEqual(result.returncode, 0, result.stderr)

@@ -101,6 +101,8 @@ void set_key(Case& c, const std::string& key, const std::string& value, const st
       c.policy = ShardingPolicy::Require;
     } else if (value == "replicate-unsupported") {
       c.policy = ShardingPolicy::ReplicateUnsupported;
+    } else if (value == "require-even") {
+      c.policy = ShardingPolicy::RequireEven;
     } else {
       die(where + ": unknown policy " + value);
     }

@@ -98,6 +98,8 @@ static int set_key(vector_case *c, const char *key, const char *value) {
       c->policy = EREDU_POLICY_REQUIRE;
     } else if (strcmp(value, "replicate-unsupported") == 0) {
       c->policy = EREDU_POLICY_REPLICATE_UNSUPPORTED;
+    } else if (strcmp(value, "require-even") == 0) {
+      c->policy = EREDU_POLICY_REQUIRE_EVEN;
     } else {
       return 0;
     }

@@ -109,9 +109,11 @@ const (
 	PolicyRequire ShardingPolicy = C.EREDU_POLICY_REQUIRE
 	// PolicyReplicateUnsupported replicates the whole group instead.
 	PolicyReplicateUnsupported ShardingPolicy = C.EREDU_POLICY_REPLICATE_UNSUPPORTED
+	// PolicyRequireEven is PolicyRequire, and every split must be exact.
+	PolicyRequireEven ShardingPolicy = C.EREDU_POLICY_REQUIRE_EVEN
 )
 
-var policyWords = []string{"require", "replicate_unsupported"}
+var policyWords = []string{"require", "replicate_unsupported", "require_even"}
 
 // String returns the eredu.layout.v1 word ("replicate_unsupported").
 func (p ShardingPolicy) String() string { return word(policyWords, uint32(p), "ShardingPolicy") }

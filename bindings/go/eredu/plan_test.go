@@ -183,6 +183,22 @@ func TestLayoutJSONIsCanonical(t *testing.T) {
 	}
 }
 
+func TestRequireEvenRefusesAnUnevenSplit(t *testing.T) {
+	m := gqaModel(t)
+	defer m.Close()
+	_, err := m.PlanRank(NewParallelTopology(3, 1, 1, 1), 0, PlanOptions{Policy: PolicyRequireEven})
+	assertError(t, err, ErrInvalidTensor,
+		`logical parameter "layers.0.self_attn": the group's 8 partition units do not split evenly 3 ways under require_even; sizes up to 64 that divide it: 1, 2, 4, 8`)
+	l, err := m.PlanRank(NewParallelTopology(4, 1, 1, 1), 3, PlanOptions{Policy: PolicyRequireEven})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	if p, err := l.Policy(); err != nil || p != PolicyRequireEven || p.String() != "require_even" {
+		t.Errorf("policy = %v, %v", p, err)
+	}
+}
+
 func TestReplicateUnsupportedFallsBack(t *testing.T) {
 	m := gqaModel(t)
 	defer m.Close()

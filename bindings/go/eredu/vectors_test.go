@@ -79,6 +79,8 @@ func parseVectorCase(line string) (vectorCase, error) {
 				c.policy = PolicyRequire
 			case "replicate-unsupported":
 				c.policy = PolicyReplicateUnsupported
+			case "require-even":
+				c.policy = PolicyRequireEven
 			default:
 				return c, fmt.Errorf("unknown policy %q", value)
 			}

@@ -34,6 +34,8 @@ class ShardingPolicy(enum.IntEnum):
 
     REQUIRE = 0
     REPLICATE_UNSUPPORTED = 1
+    #: REQUIRE, and every split must be exact (no uneven shards).
+    REQUIRE_EVEN = 2
 
 
 class PlacementKind(enum.IntEnum):

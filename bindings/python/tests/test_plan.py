@@ -142,6 +142,20 @@ class GqaAttention(unittest.TestCase):
             self.assertTrue(query.fell_back_to_replication)
             self.assertEqual(layout.totals().local_bytes, 25088)
 
+    def test_require_even_refuses_the_uneven_split_require_plans(self):
+        with plan_rank(self.model, (3, 1, 1, 1), 0) as layout:
+            self.assertEqual(layout.tensor("q_proj.weight").logical_range, range(0, 2))
+        with self.assertRaises(ParallelPlanError) as caught:
+            plan_rank(self.model, (3, 1, 1, 1), 0, ShardingPolicy.REQUIRE_EVEN)
+        self.assertEqual(caught.exception.code, status.EREDU_E_INVALID_TENSOR)
+        self.assertEqual(caught.exception.message,
+                         'logical parameter "model.layers.0.self_attn": the group\'s 4 partition '
+                         "units do not split evenly 3 ways under require_even; sizes up to 64 "
+                         "that divide it: 1, 2, 4")
+        with plan_rank(self.model, (2, 1, 1, 1), 1, ShardingPolicy.REQUIRE_EVEN) as layout:
+            self.assertEqual(layout.policy(), ShardingPolicy.REQUIRE_EVEN)
+            self.assertEqual(layout.tensor("q_proj.weight").logical_range, range(2, 4))
+
     def test_the_json_text(self):
         with plan_rank(self.model, (2, 1, 1, 1), 0) as layout:
             text = layout.to_json()

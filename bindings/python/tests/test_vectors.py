@@ -19,7 +19,8 @@ EXPECTED = os.path.join(VECTORS, "expected")
 _KEYS = {"name", "op", "groups", "tp", "pp", "ep", "dp", "rank", "policy", "residency",
          "device_budget"}
 _POLICIES = {"require": eredu.ShardingPolicy.REQUIRE,
-             "replicate-unsupported": eredu.ShardingPolicy.REPLICATE_UNSUPPORTED}
+             "replicate-unsupported": eredu.ShardingPolicy.REPLICATE_UNSUPPORTED,
+             "require-even": eredu.ShardingPolicy.REQUIRE_EVEN}
 
 
 class CaseError(Exception):

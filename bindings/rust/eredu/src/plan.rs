@@ -31,6 +31,8 @@ c_enum! {
         Require = EREDU_POLICY_REQUIRE,
         /// Replicate the complete logical parameter group.
         ReplicateUnsupported = EREDU_POLICY_REPLICATE_UNSUPPORTED,
+        /// `Require`, and every split must be exact (no uneven shards).
+        RequireEven = EREDU_POLICY_REQUIRE_EVEN,
     }
 }
 

@@ -240,6 +240,32 @@ fn gqa_attention_at_tp4_splits_every_member_by_two_kv_groups() {
 }
 
 #[test]
+fn require_even_refuses_an_uneven_split() {
+    let model = model();
+    let error = model
+        .plan_rank(
+            ParallelTopology::tensor_parallel(3),
+            0,
+            ShardingPolicy::RequireEven,
+        )
+        .unwrap_err();
+    assert_eq!(error.code(), ErrorCode::InvalidTensor);
+    assert_eq!(
+        error.message(),
+        "logical parameter \"model.layers.0.self_attn\": the group's 8 partition units do not \
+         split evenly 3 ways under require_even; sizes up to 64 that divide it: 1, 2, 4, 8"
+    );
+    let layout = model
+        .plan_rank(
+            ParallelTopology::tensor_parallel(4),
+            1,
+            ShardingPolicy::RequireEven,
+        )
+        .unwrap();
+    assert_eq!(layout.policy(), ShardingPolicy::RequireEven);
+}
+
+#[test]
 fn more_ranks_than_kv_groups_is_an_invalid_tensor_or_a_fallback() {
     let model = model();
     let error = model

@@ -116,6 +116,7 @@ fn parse_cases(dir: &Path, text: &str) -> Vec<Case> {
         let policy = match fields.get("policy").copied() {
             None | Some("require") => ShardingPolicy::Require,
             Some("replicate-unsupported") => ShardingPolicy::ReplicateUnsupported,
+            Some("require-even") => ShardingPolicy::RequireEven,
             Some(other) => fail(format!("unknown policy {other:?}")),
         };
         // As the generator: a key the op has no use for is a runner error.
