@@ -3,6 +3,8 @@
 
 #include "plan/planner.hpp"
 
+#include <fmt/ranges.h>
+
 #include <algorithm>
 #include <system_error>
 #include <thread>
@@ -10,6 +12,7 @@
 #include "core/checked.hpp"
 #include "core/text.hpp"
 #include "plan/resolve.hpp"
+#include "plan/unit_geometry.hpp"
 
 namespace eredu {
 namespace {
@@ -83,7 +86,8 @@ class RankPlanner {
 
     const bool even = policy_ == ShardingPolicy::RequireEven;
     resolved_.clear();
-    std::optional<Error> unresolved = even ? uneven_scope(group) : std::nullopt;
+    std::optional<Error> unresolved = unsplittable_units(group);
+    if (!unresolved && even) unresolved = uneven_scope(group);
     for (const ParameterMemberSpec& member : members) {
       if (unresolved) break;
       auto resolved = resolve_member(member, group.partition_units(), parts, tp_rank, even);
@@ -164,6 +168,18 @@ class RankPlanner {
   }
 
  private:
+  // Fewer partition units than tensor ranks, named by what fixed the count.
+  std::optional<Error> unsplittable_units(const ParameterGroupSpec& group) const {
+    const std::uint64_t parts = rank_.tensor_parallel_size();
+    const auto units = group.partition_units();
+    if (!units || *units >= parts) return std::nullopt;
+    return Error{Status::InvalidTensor,
+                 fmt::format("{} cannot be split {} ways; tensor sizes up to {} that work for "
+                             "this group: {}",
+                             unit_geometry(group), parts, kTensorSizeSearch,
+                             fmt::join(working_tensor_sizes(group, kTensorSizeSearch), ", "))};
+  }
+
   // require_even's group-level splits: the partition units over the tensor
   // ranks and, for a routed expert, the experts over the expert ranks.
   std::optional<Error> uneven_scope(const ParameterGroupSpec& group) const {

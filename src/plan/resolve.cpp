@@ -35,8 +35,10 @@ struct Resolver {
     return shape[axis];
   }
 
-  // `what` names the extent for require_even's message ("axis 0 extent 11").
+  // `what` names the extent for the messages ("axis 0 extent 11"): fewer
+  // items than ranks, or require_even's uneven split.
   Result<IndexRange> balanced(std::uint64_t total, std::string_view what) const {
+    if (total < parts) return invalid(fmt::format("{} cannot be split {} ways", what, parts));
     if (even && total % parts != 0) {
       return invalid(fmt::format("{} does not split evenly {} ways under require_even; {}", what,
                                  parts, dividing_sizes_text(total, kTensorSizeSearch)));

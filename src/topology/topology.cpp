@@ -3,6 +3,11 @@
 
 #include "topology/topology.hpp"
 
+#include <fmt/format.h>
+
+#include <string>
+#include <string_view>
+
 #include "core/checked.hpp"
 
 namespace eredu {
@@ -192,11 +197,29 @@ std::optional<std::uint64_t> ParallelRankTopology::pipeline_successor() const {
   return rank ? std::optional<std::uint64_t>(rank.value()) : std::nullopt;
 }
 
+namespace {
+
+// EmptyPartition for fewer layers or experts than their axis has ranks.
+Error too_few(std::uint64_t items, std::string_view noun, std::uint64_t parts,
+              std::string_view part_noun, std::string_view axis) {
+  std::string text = fmt::format("{} {} cannot be split over {} {}", items, noun, parts, part_noun);
+  if (items > 0) text += fmt::format("; {} sizes from 1 to {} work", axis, items);
+  return Error{Status::EmptyPartition, std::move(text)};
+}
+
+}  // namespace
+
 Result<IndexRange> ParallelRankTopology::layer_range(std::uint64_t layers) const {
+  if (layers < topology_.pipeline()) {
+    return too_few(layers, "decoder layers", topology_.pipeline(), "pipeline stages", "pipeline");
+  }
   return balanced_contiguous_range(layers, topology_.pipeline(), coordinates_.pipeline, false);
 }
 
 Result<IndexRange> ParallelRankTopology::expert_range(std::uint64_t experts) const {
+  if (experts < topology_.expert()) {
+    return too_few(experts, "routed experts", topology_.expert(), "expert ranks", "expert");
+  }
   return balanced_contiguous_range(experts, topology_.expert(), coordinates_.expert, false);
 }
 

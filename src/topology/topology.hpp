@@ -117,9 +117,11 @@ class ParallelRankTopology {
   bool owns_embedding() const { return coordinates_.pipeline == 0; }
   bool owns_output_head() const { return coordinates_.pipeline + 1 == topology_.pipeline(); }
 
-  /// Balanced layers of this pipeline stage. Errors as balanced_contiguous_range.
+  /// Balanced layers of this pipeline stage. Errors: EmptyPartition (fewer
+  /// layers than stages, naming the sizes that work), else as
+  /// balanced_contiguous_range.
   Result<IndexRange> layer_range(std::uint64_t layers) const;
-  /// Balanced routed experts of this expert rank.
+  /// Balanced routed experts of this expert rank. Errors as layer_range.
   Result<IndexRange> expert_range(std::uint64_t experts) const;
   Result<bool> owns_layer(std::uint64_t layers, std::uint64_t layer) const;
   Result<bool> owns_expert(std::uint64_t experts, std::uint64_t expert) const;

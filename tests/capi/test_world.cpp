@@ -309,12 +309,15 @@ TEST_SUITE("capi.world") {
     CHECK(experts.message == "expert topology preflight requires the routed-expert count");
     const Bulk stages = world(model.get(), 1, 33);
     CHECK(stages.code == EREDU_E_EMPTY_PARTITION);
-    CHECK(stages.message == "cannot divide 32 items among 33 non-empty partitions");
+    CHECK(stages.message ==
+          "32 decoder layers cannot be split over 33 pipeline stages; pipeline sizes from 1 to 32 "
+          "work");
     const Bulk units = world(model.get(), 16);
     CHECK(units.code == EREDU_E_INVALID_TENSOR);
     CHECK(units.message ==
-          "logical parameter \"model.layers.0.self_attn\": cannot divide 8 items among 16 "
-          "non-empty partitions");
+          "logical parameter \"model.layers.0.self_attn\": 8 partition units — declared by the "
+          "group — cannot be split 16 ways; tensor sizes up to 64 that work for this group: 1, 2, "
+          "3, 4, 5, 6, 7, 8");
 
     const Model unlayered =
         load(R"({"schema":"eredu.groups.v1","groups":[{"name":"n","role":"replicated","members":[)"

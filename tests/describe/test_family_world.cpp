@@ -119,9 +119,11 @@ TEST_CASE("more TP ranks than KV heads: the error names the group and the number
     auto world = plan(describe(name), 16);
     REQUIRE_FALSE(world.has_value());
     CHECK(world.error().code == Status::InvalidTensor);
-    CHECK(world.error().message == fmt::format("logical parameter \"{}\": cannot divide 8 items "
-                                               "among 16 non-empty partitions",
-                                               group));
+    CHECK(world.error().message ==
+          fmt::format("logical parameter \"{}\": 8 partition units — declared by the group — "
+                      "cannot be split 16 ways; tensor sizes up to 64 that work for this group: "
+                      "1, 2, 3, 4, 5, 6, 7, 8",
+                      group));
   }
   // Phi-3 has 32 KV heads: TP 32 splits, TP 64 does not.
   auto phi3 = describe("phi-3-mini-3b-slerp");
@@ -132,8 +134,10 @@ TEST_CASE("more TP ranks than KV heads: the error names the group and the number
   REQUIRE_FALSE(failed.has_value());
   CHECK(failed.error().code == Status::InvalidTensor);
   CHECK(failed.error().message ==
-        "logical parameter \"model.layers.0.self_attn\": cannot divide 32 items among 64 "
-        "non-empty partitions");
+        "logical parameter \"model.layers.0.self_attn\": 32 partition units — declared by the "
+        "group — cannot be split 64 ways; tensor sizes up to 64 that work for this group: 1, 2, 3, "
+        "4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, "
+        "28, 29, 30, 31, 32");
 }
 
 TEST_CASE("gpt-oss-20b: expert parallelism is refused for its stacked experts") {

@@ -153,7 +153,8 @@ TEST_CASE("aligned groups reject more ranks than units") {
   auto error = plan(model, 0, 3);
   CHECK(error.error().code == Status::InvalidTensor);
   CHECK(error.error().message ==
-        "logical parameter \"key\": cannot divide 2 items among 3 non-empty partitions");
+        "logical parameter \"key\": 2 partition units — declared by the group — cannot be split 3 "
+        "ways; tensor sizes up to 64 that work for this group: 1, 2");
 
   auto fallback = plan(model, 0, 3, ShardingPolicy::ReplicateUnsupported).value();
   const auto& key = at(fallback, "key");
@@ -193,7 +194,7 @@ TEST_CASE("resolution errors carry the reference texts") {
        "tensor \"t\" segment 0..9 is invalid for axis-0 dimension 8"},
       {MemberSharding::segmented(0, {{0, 1}}),
        {8, 8},
-       "cannot divide 1 items among 2 non-empty partitions"},
+       "tensor \"t\" segment 0..1 cannot be split 2 ways"},
   };
   for (const auto& c : cases) {
     auto model =
@@ -374,8 +375,9 @@ TEST_CASE("huge axis sizes cost nothing: planning never enumerates an axis") {
                           ShardingPolicy::Require);
   CHECK(tensor.error().code == Status::InvalidTensor);
   CHECK(tensor.error().message ==
-        "logical parameter \"attn\": cannot divide 8 items among 18446744073709551615 non-empty "
-        "partitions");
+        "logical parameter \"attn\": 8 partition units — w rows 8 — cannot be split "
+        "18446744073709551615 ways; tensor sizes up to 64 that work for this group: 1, 2, 3, 4, 5, "
+        "6, 7, 8");
   auto data = plan_rank(model, ParallelTopology::create(2, 1, 1, UINT64_MAX / 2).value(), 5,
                         ShardingPolicy::Require)
                   .value();

@@ -53,7 +53,7 @@ func ExampleError() {
 	}
 	// Output:
 	// 101 EREDU_E_INVALID_TENSOR
-	// logical parameter "layers.0.self_attn": cannot divide 8 items among 16 non-empty partitions
+	// logical parameter "layers.0.self_attn": 8 partition units — declared by the group — cannot be split 16 ways; tensor sizes up to 64 that work for this group: 1, 2, 3, 4, 5, 6, 7, 8
 }
 
 // Every rank at once, with a progress function that stops the call.

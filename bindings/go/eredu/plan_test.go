@@ -204,7 +204,7 @@ func TestReplicateUnsupportedFallsBack(t *testing.T) {
 	defer m.Close()
 	_, err := m.PlanRank(NewParallelTopology(16, 1, 1, 1), 2, PlanOptions{Policy: PolicyRequire})
 	assertError(t, err, ErrInvalidTensor,
-		`logical parameter "layers.0.self_attn": cannot divide 8 items among 16 non-empty partitions`)
+		`logical parameter "layers.0.self_attn": 8 partition units — declared by the group — cannot be split 16 ways; tensor sizes up to 64 that work for this group: 1, 2, 3, 4, 5, 6, 7, 8`)
 	l, err := m.PlanRank(NewParallelTopology(16, 1, 1, 1), 2, PlanOptions{Policy: PolicyReplicateUnsupported})
 	if err != nil {
 		t.Fatal(err)

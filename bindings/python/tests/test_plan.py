@@ -132,8 +132,9 @@ class GqaAttention(unittest.TestCase):
         self.assertEqual(caught.exception.code, status.EREDU_E_INVALID_TENSOR)
         self.assertEqual(caught.exception.name, "EREDU_E_INVALID_TENSOR")
         self.assertEqual(caught.exception.message,
-                         'logical parameter "model.layers.0.self_attn": cannot divide 4 items '
-                         "among 8 non-empty partitions")
+                         'logical parameter "model.layers.0.self_attn": 4 partition units — '
+                         "declared by the group — cannot be split 8 ways; tensor sizes up to 64 "
+                         "that work for this group: 1, 2, 3, 4")
         with plan_rank(self.model, (8, 1, 1, 1), 5, ShardingPolicy.REPLICATE_UNSUPPORTED) as layout:
             query = layout.tensor("q_proj.weight")
             self.assertEqual(query.placement, TensorPlacement(PlacementKind.REPLICATED))

@@ -280,8 +280,9 @@ fn more_ranks_than_kv_groups_is_an_invalid_tensor_or_a_fallback() {
     assert_eq!(error.name(), "EREDU_E_INVALID_TENSOR");
     assert_eq!(
         error.message(),
-        "logical parameter \"model.layers.0.self_attn\": cannot divide 8 items among 16 \
-         non-empty partitions"
+        "logical parameter \"model.layers.0.self_attn\": 8 partition units — declared by the \
+         group — cannot be split 16 ways; tensor sizes up to 64 that work for this group: 1, 2, 3, \
+         4, 5, 6, 7, 8"
     );
 
     let layout = model
