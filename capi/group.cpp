@@ -7,6 +7,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/text.hpp"
 #include "firewall.hpp"
 #include "group_arguments.hpp"
 #include "handles.hpp"
@@ -128,9 +129,11 @@ Result<ParameterMemberSpec> member_argument(const eredu_member_desc* given, cons
   for (std::size_t i = 0; i < desc->segment_count; ++i) {
     segments.push_back(IndexRange{desc->segments[2 * i], desc->segments[2 * i + 1]});
   }
+  EREDU_TRY(per_kv_head, flag_argument(desc->per_kv_head, field("->per_kv_head")));
   std::vector<std::uint64_t> shape(desc->shape, desc->shape + desc->ndim);
   return ParameterMemberSpec(std::string(target), std::move(shape),
-                             MemberSharding{kind, desc->axis, std::move(segments)}, dtype);
+                             MemberSharding{kind, desc->axis, std::move(segments), per_kv_head},
+                             dtype);
 }
 
 Result<GroupHeadArgument> group_head_argument(const char* name, eredu_role role,
@@ -191,12 +194,20 @@ eredu_status eredu_group_new(const eredu_group_desc* desc, const eredu_member_de
         EREDU_TRY(partitioned,
                   flag_argument(group.has_partition_units, "desc->has_partition_units"));
         EREDU_TRY(group_scope, scope_argument(group.scope));
+        EREDU_TRY(has_query, flag_argument(group.has_query_units, "desc->has_query_units"));
         EREDU_TRY(specs, members_argument(members, member_count));
         EREDU_TRY(require(out, "out"));
+        if (has_query && !partitioned) {
+          return failf(Status::InvalidGroup,
+                       "parallel parameter group {}: query_units needs partition_units",
+                       debug_quoted(logical_name));
+        }
+        const auto query_units =
+            has_query ? std::optional<std::uint64_t>(group.query_units) : std::nullopt;
         EREDU_TRY(spec, partitioned
-                            ? ParameterGroupSpec::partitioned(std::string(logical_name), group_role,
-                                                              group.partition_units,
-                                                              std::move(specs), group_scope)
+                            ? ParameterGroupSpec::partitioned(
+                                  std::string(logical_name), group_role, group.partition_units,
+                                  std::move(specs), group_scope, query_units)
                             : ParameterGroupSpec::create(std::string(logical_name), group_role,
                                                          std::move(specs), group_scope));
         *out = new eredu_group(std::move(spec));
@@ -226,6 +237,8 @@ eredu_status eredu_group_get_info(const eredu_group* group, eredu_group_info* ou
         info.has_expert = spec.scope().expert.has_value() ? 1 : 0;
         info.layer = spec.scope().layer.value_or(0);
         info.expert = spec.scope().expert.value_or(0);
+        info.has_query_units = spec.query_units().has_value() ? 1 : 0;
+        info.query_units = spec.query_units().value_or(0);
         write_sized(out, info);
         return outcome::success();
       },

@@ -33,6 +33,7 @@ eredu_member_desc MemberViews::view(const std::vector<ParameterMemberSpec>& memb
   out.axis = member.sharding().axis;
   out.segments = segments.empty() ? nullptr : segments.data();
   out.segment_count = segments.size() / 2;
+  out.per_kv_head = member.sharding().per_kv_head ? 1 : 0;
   return out;
 }
 

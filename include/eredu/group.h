@@ -119,11 +119,19 @@ struct eredu_member_desc {
    * EREDU_E_INVALID_ARGUMENT; one whose copy needs more than 1 TiB is
    * EREDU_E_OUT_OF_MEMORY; both are checked before anything is read. */
   size_t segment_count;
+  /** 1 when the member is per KV head: under KV-head replication its units
+   * (the group's KV heads) are held whole, T / H ranks holding each (k and v
+   * projections, their biases and companions); 0 (the default) when it
+   * follows the query heads. Only for PARTITIONED and PARTITIONED_SEGMENTS
+   * members of a group with query units (docs/planning.md, "KV-head
+   * replication"); else EREDU_E_INVALID_GROUP. Any value but 0 and 1 is
+   * EREDU_E_INVALID_ARGUMENT. */
+  uint8_t per_kv_head;
 };
 
-/** No target, a scalar, no dtype, replicated. */
+/** No target, a scalar, no dtype, replicated, not per KV head. */
 #define EREDU_MEMBER_DESC_INIT \
-  { (uint32_t)sizeof(eredu_member_desc), NULL, NULL, 0, 0, 0, 0, 0, NULL, 0 }
+  { (uint32_t)sizeof(eredu_member_desc), NULL, NULL, 0, 0, 0, 0, 0, NULL, 0, 0 }
 
 /**
  * The pipeline/expert ownership of a group (eredu.groups.v1 `scope`). A
@@ -170,11 +178,21 @@ struct eredu_group_desc {
   /** The ownership scope, or NULL (the default) for EREDU_SCOPE_ALL; read
    * for the call. */
   const eredu_group_scope *scope;
+  /** 1 when `query_units` is set: grouped-query attention whose partition
+   * units are its KV heads; 0 (the default) when not. Needs
+   * has_partition_units (else EREDU_E_INVALID_GROUP). */
+  uint8_t has_query_units;
+  /** The query heads, a positive multiple of partition_units (else
+   * EREDU_E_INVALID_GROUP): above that many KV heads, tensor sizes that
+   * are a multiple of the KV heads and divide the query heads replicate
+   * each KV head (docs/planning.md, "KV-head replication"). */
+  uint64_t query_units;
 };
 
-/** No name, EREDU_ROLE_REPLICATED, no partition, EREDU_SCOPE_ALL. */
+/** No name, EREDU_ROLE_REPLICATED, no partition, EREDU_SCOPE_ALL, no query
+ * units. */
 #define EREDU_GROUP_DESC_INIT \
-  { (uint32_t)sizeof(eredu_group_desc), 0, NULL, 0, 0, NULL }
+  { (uint32_t)sizeof(eredu_group_desc), 0, NULL, 0, 0, NULL, 0, 0 }
 
 /**
  * What a group is (seed ParameterGroupSpec): its name, role, logical units,
@@ -203,10 +221,14 @@ struct eredu_group_info {
   uint8_t has_expert;
   uint64_t layer;
   uint64_t expert;
+  /** 1 when the group has query units (grouped-query attention). */
+  uint8_t has_query_units;
+  /** The query heads, when has_query_units. */
+  uint64_t query_units;
 };
 
 #define EREDU_GROUP_INFO_INIT \
-  { (uint32_t)sizeof(eredu_group_info), 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+  { (uint32_t)sizeof(eredu_group_info), 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 EREDU_BEGIN_DECLS
 

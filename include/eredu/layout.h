@@ -147,12 +147,16 @@ struct eredu_layout_tensor_info {
   uint64_t logical_end;
   /** The bytes the tensor occupies on this rank, when has_local_bytes. */
   uint64_t local_bytes;
+  /** The tensor ranks holding this same selection: T / H for a per-KV-head
+   * member under KV-head replication (eredu.layout.v1 `kv_head_copies`),
+   * else 1. */
+  uint64_t kv_head_copies;
 };
 
 #define EREDU_LAYOUT_TENSOR_INFO_INIT                                                              \
   {                                                                                                \
     (uint32_t)sizeof(eredu_layout_tensor_info), 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, \
-        0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0                                          \
+        0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0                                       \
   }
 
 EREDU_BEGIN_DECLS

@@ -42,10 +42,12 @@ std::string layout_table(const LocalModelLayout& layout) {
   TextTable table(
       {{"TARGET"}, {"PLACEMENT"}, {"LOCAL SHAPE"}, {"BYTES", TextTable::Align::Right}, {"NOTE"}});
   for (const LocalTensorLayout& tensor : layout.tensors) {
+    std::string note;
+    if (tensor.fell_back_to_replication) note = "fell back to replication";
+    if (tensor.kv_head_copies > 1) note = fmt::format("KV head on {} ranks", tensor.kv_head_copies);
     table.add_row({tensor.target(), placement_text(tensor.placement),
                    fmt::format("[{}]", fmt::join(tensor.local_shape, ", ")),
-                   bytes_text(tensor.local_bytes),
-                   tensor.fell_back_to_replication ? "fell back to replication" : ""});
+                   bytes_text(tensor.local_bytes), std::move(note)});
   }
   out += table.render();
   const LayoutTotals& totals = layout.totals;

@@ -115,20 +115,24 @@ Result<ParameterGroupSpec> attention_group(const GptOssConfig& config, const Wei
   const std::uint64_t hidden = config.decoder.hidden_size;
   Members members(config.decoder.dtype);
   members.add(attn + "q_proj.weight", {config.q_rows, hidden}, MemberSharding::partitioned(0));
-  members.add(attn + "k_proj.weight", {config.kv_rows, hidden}, MemberSharding::partitioned(0));
-  members.add(attn + "v_proj.weight", {config.kv_rows, hidden}, MemberSharding::partitioned(0));
+  // k and v (and their biases) are per KV head: held whole when KV heads are
+  // replicated (docs/planning.md, "KV-head replication").
+  members.add(attn + "k_proj.weight", {config.kv_rows, hidden},
+              MemberSharding::partitioned(0).kv_head());
+  members.add(attn + "v_proj.weight", {config.kv_rows, hidden},
+              MemberSharding::partitioned(0).kv_head());
   members.add(attn + "o_proj.weight", {hidden, config.q_rows}, MemberSharding::partitioned(1));
-  const std::pair<const char*, std::uint64_t> biases[] = {{"q_proj.bias", config.q_rows},
-                                                          {"k_proj.bias", config.kv_rows},
-                                                          {"v_proj.bias", config.kv_rows}};
-  for (const auto& [name, rows] : biases) {
-    members.add_present(index, attn + name, {rows}, MemberSharding::partitioned(0));
+  members.add_present(index, attn + "q_proj.bias", {config.q_rows}, MemberSharding::partitioned(0));
+  for (const char* name : {"k_proj.bias", "v_proj.bias"}) {
+    members.add_present(index, attn + name, {config.kv_rows},
+                        MemberSharding::partitioned(0).kv_head());
   }
   members.add_present(index, attn + "o_proj.bias", {hidden}, MemberSharding::replicated());
   // One learned sink logit per query head: split with the heads.
   members.add(attn + "sinks", {config.decoder.num_attention_heads}, MemberSharding::partitioned(0));
   return ParameterGroupSpec::partitioned(prefix + "self_attn", ParameterRole::AttentionHeads,
-                                         config.decoder.num_key_value_heads, members.take(), scope);
+                                         config.decoder.num_key_value_heads, members.take(), scope,
+                                         config.decoder.num_attention_heads);
 }
 
 Result<ParameterGroupSpec> norms_group(const GptOssConfig& config, const std::string& prefix,

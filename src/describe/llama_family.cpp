@@ -19,21 +19,24 @@ Result<ParameterGroupSpec> attention_group(const DecoderConfig& config, const We
   Members members(config.dtype);
   members.add(attn + "q_proj.weight", {rows.q_rows, config.hidden_size},
               MemberSharding::partitioned(0));
+  // k and v (and their biases) are per KV head: held whole when KV heads are
+  // replicated (docs/planning.md, "KV-head replication").
   members.add(attn + "k_proj.weight", {rows.kv_rows, config.hidden_size},
-              MemberSharding::partitioned(0));
+              MemberSharding::partitioned(0).kv_head());
   members.add(attn + "v_proj.weight", {rows.kv_rows, config.hidden_size},
-              MemberSharding::partitioned(0));
+              MemberSharding::partitioned(0).kv_head());
   members.add(attn + "o_proj.weight", {config.hidden_size, rows.q_rows},
               MemberSharding::partitioned(1));
-  const std::pair<const char*, std::uint64_t> biases[] = {
-      {"q_proj.bias", rows.q_rows}, {"k_proj.bias", rows.kv_rows}, {"v_proj.bias", rows.kv_rows}};
-  for (const auto& [name, bias_rows] : biases) {
-    members.add_present(index, attn + name, {bias_rows}, MemberSharding::partitioned(0));
+  members.add_present(index, attn + "q_proj.bias", {rows.q_rows}, MemberSharding::partitioned(0));
+  for (const char* name : {"k_proj.bias", "v_proj.bias"}) {
+    members.add_present(index, attn + name, {rows.kv_rows},
+                        MemberSharding::partitioned(0).kv_head());
   }
   members.add_present(index, attn + "o_proj.bias", {config.hidden_size},
                       MemberSharding::replicated());
   return ParameterGroupSpec::partitioned(prefix + "self_attn", ParameterRole::AttentionHeads,
-                                         config.num_key_value_heads, members.take(), scope);
+                                         config.num_key_value_heads, members.take(), scope,
+                                         config.num_attention_heads);
 }
 
 Result<ParameterGroupSpec> norms_group(const DecoderConfig& config, const WeightIndex& index,

@@ -29,7 +29,7 @@ constexpr std::string_view kSchemaPrefix = "eredu.groups.v";
 // The fields of each object kind, in the documented order.
 enum class RootField { Schema, Model, Groups };
 enum class ModelField { Name, Layers, Experts };
-enum class GroupField { Name, Role, PartitionUnits, Scope, Members };
+enum class GroupField { Name, Role, PartitionUnits, QueryUnits, Scope, Members };
 enum class MemberField { Target, Shape, Dtype, Sharding, Format };
 
 constexpr FieldTable<RootField, 3> kRootFields({
@@ -42,10 +42,11 @@ constexpr FieldTable<ModelField, 3> kModelFields({
     {ModelField::Layers, "layers"},
     {ModelField::Experts, "experts"},
 });
-constexpr FieldTable<GroupField, 5> kGroupFields({
+constexpr FieldTable<GroupField, 6> kGroupFields({
     {GroupField::Name, "name"},
     {GroupField::Role, "role"},
     {GroupField::PartitionUnits, "partition_units"},
+    {GroupField::QueryUnits, "query_units"},
     {GroupField::Scope, "scope"},
     {GroupField::Members, "members"},
 });
@@ -234,6 +235,7 @@ Result<void> GroupsReader::read_group(od::value value, const Path& path) {
   std::optional<std::string_view> name;
   std::optional<ParameterRole> role;
   std::optional<std::uint64_t> units;
+  std::optional<std::uint64_t> query_units;
   GroupScope scope;
   bool members_seen = false;
   members_scratch_.clear();
@@ -261,6 +263,11 @@ Result<void> GroupsReader::read_group(od::value value, const Path& path) {
             case GroupField::PartitionUnits: {
               EREDU_TRY(count, read_uint(field_value, at, error, rank, Null::Absent));
               units = count;
+              return outcome::success();
+            }
+            case GroupField::QueryUnits: {
+              EREDU_TRY(count, read_uint(field_value, at, error, rank, Null::Absent));
+              query_units = count;
               return outcome::success();
             }
             case GroupField::Scope: {
@@ -297,9 +304,16 @@ Result<void> GroupsReader::read_group(od::value value, const Path& path) {
   std::vector<ParameterMemberSpec> members(std::make_move_iterator(members_scratch_.begin()),
                                            std::make_move_iterator(members_scratch_.end()));
   members_scratch_.clear();
+  if (query_units && !units) {
+    document_.group_error =
+        Error{Status::InvalidGroup,
+              fmt::format("parallel parameter group {}: query_units needs partition_units",
+                          debug_quoted(*name))};
+    return outcome::success();
+  }
   auto group =
       units ? ParameterGroupSpec::partitioned(std::string(*name), *role, *units, std::move(members),
-                                              scope)
+                                              scope, query_units)
             : ParameterGroupSpec::create(std::string(*name), *role, std::move(members), scope);
   if (!group) {
     document_.group_error = std::move(group).error();

@@ -52,6 +52,7 @@ void append_sharding(JsonWriter& writer, const MemberSharding& sharding) {
     }
     writer.end_array();
   }
+  if (sharding.per_kv_head) writer.key("per_kv_head").boolean(true);
   writer.end_object();
 }
 
@@ -106,6 +107,7 @@ void append_group(JsonWriter& writer, const ParameterGroupSpec& group) {
   writer.key("name").string(group.logical_name());
   writer.key("role").string(role_name(group.role()));
   if (group.partition_units()) writer.key("partition_units").uint(*group.partition_units());
+  if (group.query_units()) writer.key("query_units").uint(*group.query_units());
   append_scope(writer, group.scope());
   // An encoded matrix is written as declared: its logical member and format,
   // which reload to the same physical members.

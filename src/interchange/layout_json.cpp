@@ -68,6 +68,7 @@ void append_tensor(JsonWriter& writer, const LocalTensorLayout& tensor) {
     writer.null();
   }
   writer.key("fell_back_to_replication").boolean(tensor.fell_back_to_replication);
+  if (tensor.kv_head_copies > 1) writer.key("kv_head_copies").uint(tensor.kv_head_copies);
   writer.key("local_bytes").uint_or_null(tensor.local_bytes);
   writer.end_object();
 }

@@ -16,12 +16,13 @@ namespace eredu::json {
 namespace {
 
 // In the documented order.
-enum class ShardingField { Kind, Axis, Segments };
+enum class ShardingField { Kind, Axis, Segments, PerKvHead };
 
-constexpr FieldTable<ShardingField, 3> kShardingFields({
+constexpr FieldTable<ShardingField, 4> kShardingFields({
     {ShardingField::Kind, "kind"},
     {ShardingField::Axis, "axis"},
     {ShardingField::Segments, "segments"},
+    {ShardingField::PerKvHead, "per_kv_head"},
 });
 
 bool is_segment_kind(ShardingKind kind) {
@@ -76,6 +77,7 @@ Result<std::optional<MemberSharding>> read_sharding(od::value value, const Path&
   std::optional<ShardingKind> kind;
   std::optional<std::uint64_t> axis;
   bool segments_seen = false;
+  bool per_kv_head = false;
   segments.clear();
   EREDU_TRY(for_each_field(
       value, path, kShardingFields, error,
@@ -104,6 +106,11 @@ Result<std::optional<MemberSharding>> read_sharding(od::value value, const Path&
             segments_seen = true;
             return read_segments(field_value, at, error, rank, segments);
           }
+          case ShardingField::PerKvHead: {
+            EREDU_TRY(flag, read_bool(field_value, at, error, rank));
+            per_kv_head = flag.value_or(false);
+            return outcome::success();
+          }
         }
         return outcome::success();
       }));
@@ -116,12 +123,17 @@ Result<std::optional<MemberSharding>> read_sharding(od::value value, const Path&
                   axis.has_value());
     check_allowed(error, path, ShardingField::Segments, name, is_segment_kind(*kind),
                   segments_seen);
+    const bool partitioned =
+        *kind == ShardingKind::Partitioned || *kind == ShardingKind::PartitionedSegments;
+    if (per_kv_head && !partitioned) {
+      check_allowed(error, path, ShardingField::PerKvHead, name, false, true);
+    }
   }
   if (error) {
     member_error.note(sharding_rank, error.take());
     return std::optional<MemberSharding>{};
   }
-  MemberSharding sharding{*kind, axis.value_or(0), {}};
+  MemberSharding sharding{*kind, axis.value_or(0), {}, per_kv_head};
   if (is_segment_kind(*kind)) sharding.segments.assign(segments.begin(), segments.end());
   return std::optional<MemberSharding>{std::move(sharding)};
 }

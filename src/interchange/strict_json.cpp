@@ -55,4 +55,16 @@ Result<std::optional<std::uint64_t>> read_uint(od::value value, const Path& path
   return std::optional<std::uint64_t>{result};
 }
 
+Result<std::optional<bool>> read_bool(od::value value, const Path& path, FirstError& error,
+                                      unsigned rank) {
+  EREDU_TRY(is_bool,
+            expect(value, od::json_type::boolean, "a boolean", path, error, rank, Null::Absent));
+  if (!is_bool) return std::optional<bool>{};
+  bool flag = false;
+  if (auto code = value.get_bool().get(flag)) {
+    return outcome::failure(syntax_error(path, code));
+  }
+  return std::optional<bool>{flag};
+}
+
 }  // namespace eredu::json

@@ -43,6 +43,10 @@ Result<std::optional<std::string_view>> read_string(od::value value, const Path&
 Result<std::optional<std::uint64_t>> read_uint(od::value value, const Path& path, FirstError& error,
                                                unsigned rank, Null null);
 
+/// `true` or `false`, or nothing when absent or noted as the wrong type.
+Result<std::optional<bool>> read_bool(od::value value, const Path& path, FirstError& error,
+                                      unsigned rank);
+
 /// One known field of an object kind: `Field` is an enum class whose
 /// enumerators are the fields in the documented order, from 0.
 template <class Field>

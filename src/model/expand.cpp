@@ -228,7 +228,7 @@ Result<ParameterGroupSpec> expand_linear_format_group(const ParameterGroupSpec& 
   Result<ParameterGroupSpec> rebuilt =
       group.partition_units() ? partitioned_group_with_preferred_units(
                                     group.logical_name(), group.role(), *group.partition_units(),
-                                    std::move(members), group.scope())
+                                    std::move(members), group.scope(), group.query_units())
                               : ParameterGroupSpec::create(group.logical_name(), group.role(),
                                                            std::move(members), group.scope());
   if (!rebuilt) return rebuilt;

@@ -47,23 +47,25 @@ std::optional<ShardingKind> sharding_kind_from_value(std::uint32_t value) {
 Result<ParameterGroupSpec> ParameterGroupSpec::create(std::string logical_name, ParameterRole role,
                                                       std::vector<ParameterMemberSpec> members,
                                                       GroupScope scope) {
-  return build(std::move(logical_name), role, std::nullopt, std::move(members), scope);
+  return build(std::move(logical_name), role, std::nullopt, std::move(members), scope,
+               std::nullopt);
 }
 
-Result<ParameterGroupSpec> ParameterGroupSpec::partitioned(std::string logical_name,
-                                                           ParameterRole role, std::uint64_t units,
-                                                           std::vector<ParameterMemberSpec> members,
-                                                           GroupScope scope) {
+Result<ParameterGroupSpec> ParameterGroupSpec::partitioned(
+    std::string logical_name, ParameterRole role, std::uint64_t units,
+    std::vector<ParameterMemberSpec> members, GroupScope scope,
+    std::optional<std::uint64_t> query_units) {
   if (units == 0) {
     return fail(Status::InvalidGroup, "parallel logical partition must contain at least one unit");
   }
-  return build(std::move(logical_name), role, units, std::move(members), scope);
+  return build(std::move(logical_name), role, units, std::move(members), scope, query_units);
 }
 
 Result<ParameterGroupSpec> ParameterGroupSpec::build(std::string logical_name, ParameterRole role,
                                                      std::optional<std::uint64_t> partition_units,
                                                      std::vector<ParameterMemberSpec> members,
-                                                     GroupScope scope) {
+                                                     GroupScope scope,
+                                                     std::optional<std::uint64_t> query_units) {
   if (is_blank(logical_name)) {
     return fail(Status::InvalidGroup, "parallel parameter logical name must not be empty");
   }
@@ -94,6 +96,17 @@ Result<ParameterGroupSpec> ParameterGroupSpec::build(std::string logical_name, P
                    debug_quoted(logical_name), debug_quoted(target));
     }
     has_partitioned_member |= members[i].sharding().is_partitioned();
+    if (members[i].sharding().per_kv_head && !members[i].sharding().is_partitioned()) {
+      return failf(Status::InvalidGroup,
+                   "parallel parameter group {}: per_kv_head member {} must be partitioned",
+                   debug_quoted(logical_name), debug_quoted(target));
+    }
+    if (members[i].sharding().per_kv_head && !query_units) {
+      return failf(Status::InvalidGroup,
+                   "parallel parameter group {}: per_kv_head member {} needs the group's "
+                   "query_units",
+                   debug_quoted(logical_name), debug_quoted(target));
+    }
   }
   if (has_partitioned_member != partition_units.has_value()) {
     return failf(Status::InvalidGroup,
@@ -101,10 +114,17 @@ Result<ParameterGroupSpec> ParameterGroupSpec::build(std::string logical_name, P
                  "partition for its partitioned members",
                  debug_quoted(logical_name));
   }
+  if (query_units && (*query_units == 0 || *query_units % *partition_units != 0)) {
+    return failf(Status::InvalidGroup,
+                 "parallel parameter group {}: query_units {} must be a positive multiple of "
+                 "its {} partition units",
+                 debug_quoted(logical_name), *query_units, *partition_units);
+  }
   ParameterGroupSpec group;
   group.logical_name_ = std::move(logical_name);
   group.role_ = role;
   group.partition_units_ = partition_units;
+  group.query_units_ = query_units;
   group.members_ = std::move(members);
   group.scope_ = scope;
   return group;
@@ -112,7 +132,8 @@ Result<ParameterGroupSpec> ParameterGroupSpec::build(std::string logical_name, P
 
 Result<ParameterGroupSpec> partitioned_group_with_preferred_units(
     std::string logical_name, ParameterRole role, std::uint64_t preferred_units,
-    std::vector<ParameterMemberSpec> members, GroupScope scope) {
+    std::vector<ParameterMemberSpec> members, GroupScope scope,
+    std::optional<std::uint64_t> query_units) {
   std::uint64_t units = preferred_units;
   for (const ParameterMemberSpec& member : members) {
     const MemberSharding& sharding = member.sharding();
@@ -142,7 +163,7 @@ Result<ParameterGroupSpec> partitioned_group_with_preferred_units(
     }
   }
   return ParameterGroupSpec::partitioned(std::move(logical_name), role, units, std::move(members),
-                                         scope);
+                                         scope, query_units);
 }
 
 Result<std::uint64_t> aligned_partition_units(std::string_view name, std::uint64_t semantic_units,

@@ -55,23 +55,35 @@ std::optional<ShardingKind> sharding_kind_from_value(std::uint32_t value);
 
 /// Seed `MemberSharding`: `axis` is meaningful for every kind but Replicated;
 /// `segments` (half-open element offsets on `axis`) only for the two
-/// segment kinds.
+/// segment kinds. `per_kv_head` (partitioned kinds only) marks a member whose
+/// units are KV heads held whole when KV heads are replicated (k and v
+/// projections, their biases and companions); the other partitioned members
+/// of such a group follow the query heads (docs/planning.md, "KV-head
+/// replication").
 struct MemberSharding {
   ShardingKind kind = ShardingKind::Replicated;
   std::uint64_t axis = 0;
   std::vector<IndexRange> segments;
+  bool per_kv_head = false;
 
   static MemberSharding replicated() { return {}; }
-  static MemberSharding equal(std::uint64_t axis) { return {ShardingKind::Equal, axis, {}}; }
-  static MemberSharding balanced(std::uint64_t axis) { return {ShardingKind::Balanced, axis, {}}; }
+  static MemberSharding equal(std::uint64_t axis) { return {ShardingKind::Equal, axis, {}, false}; }
+  static MemberSharding balanced(std::uint64_t axis) {
+    return {ShardingKind::Balanced, axis, {}, false};
+  }
   static MemberSharding partitioned(std::uint64_t axis) {
-    return {ShardingKind::Partitioned, axis, {}};
+    return {ShardingKind::Partitioned, axis, {}, false};
   }
   static MemberSharding partitioned_segments(std::uint64_t axis, std::vector<IndexRange> segments) {
-    return {ShardingKind::PartitionedSegments, axis, std::move(segments)};
+    return {ShardingKind::PartitionedSegments, axis, std::move(segments), false};
   }
   static MemberSharding segmented(std::uint64_t axis, std::vector<IndexRange> segments) {
-    return {ShardingKind::Segmented, axis, std::move(segments)};
+    return {ShardingKind::Segmented, axis, std::move(segments), false};
+  }
+  /// This sharding with per_kv_head set.
+  MemberSharding kv_head() && {
+    per_kv_head = true;
+    return std::move(*this);
   }
 
   /// True for Partitioned and PartitionedSegments (the seed's contract).
@@ -160,15 +172,21 @@ class ParameterGroupSpec {
                                            GroupScope scope = {});
   /// Seed `ParameterGroupSpec::partitioned`: `units` logical units shared by
   /// every partitioned member. units == 0 fails first; then as `create`, and
-  /// the group must contain a partitioned member.
+  /// the group must contain a partitioned member. `query_units` (attention
+  /// with grouped-query KV heads: units are the KV heads, query_units the
+  /// query heads) enables KV-head replication; it must be a multiple of
+  /// `units` (InvalidGroup), checked after the members.
   static Result<ParameterGroupSpec> partitioned(std::string logical_name, ParameterRole role,
                                                 std::uint64_t units,
                                                 std::vector<ParameterMemberSpec> members,
-                                                GroupScope scope = {});
+                                                GroupScope scope = {},
+                                                std::optional<std::uint64_t> query_units = {});
 
   const std::string& logical_name() const { return logical_name_; }
   ParameterRole role() const { return role_; }
   std::optional<std::uint64_t> partition_units() const { return partition_units_; }
+  /// The query heads of a grouped-query attention group; nullopt otherwise.
+  std::optional<std::uint64_t> query_units() const { return query_units_; }
   const std::vector<ParameterMemberSpec>& members() const { return members_; }
   const GroupScope& scope() const { return scope_; }
   /// The matrices format expansion produced, in member order; empty for a
@@ -188,11 +206,13 @@ class ParameterGroupSpec {
   static Result<ParameterGroupSpec> build(std::string logical_name, ParameterRole role,
                                           std::optional<std::uint64_t> partition_units,
                                           std::vector<ParameterMemberSpec> members,
-                                          GroupScope scope);
+                                          GroupScope scope,
+                                          std::optional<std::uint64_t> query_units);
 
   std::string logical_name_;
   ParameterRole role_ = ParameterRole::Replicated;
   std::optional<std::uint64_t> partition_units_;
+  std::optional<std::uint64_t> query_units_;
   std::vector<ParameterMemberSpec> members_;
   GroupScope scope_;
   std::vector<EncodedMatrix> encoded_;
@@ -201,10 +221,12 @@ class ParameterGroupSpec {
 /// Seed `partitioned_group_with_preferred_units`: reduces `preferred_units`
 /// by gcd with every partitioned dimension and every segment length
 /// (Segmented too; gcd with 0 leaves it unchanged), then builds a partitioned
-/// group. Errors: InvalidTensor for a missing axis, then `partitioned`'s.
+/// group (with `query_units`, see `partitioned`). Errors: InvalidTensor for
+/// a missing axis, then `partitioned`'s.
 Result<ParameterGroupSpec> partitioned_group_with_preferred_units(
     std::string logical_name, ParameterRole role, std::uint64_t preferred_units,
-    std::vector<ParameterMemberSpec> members, GroupScope scope = {});
+    std::vector<ParameterMemberSpec> members, GroupScope scope = {},
+    std::optional<std::uint64_t> query_units = {});
 
 /// Seed `aligned_partition_units`: the finest logical-unit count whose
 /// partitions hold whole `required_alignment`-element blocks. InvalidGroup

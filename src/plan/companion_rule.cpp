@@ -180,8 +180,7 @@ Result<std::optional<std::string>> first_violation(const ParameterGroupSpec& gro
     for (std::uint64_t t = 0; t < tp_size; ++t) {
       resolved.clear();
       for (std::uint32_t j = 0; j < matrix.count; ++j) {
-        EREDU_TRY(member, resolve_member(group.members()[matrix.first + j], group.partition_units(),
-                                         tp_size, t));
+        EREDU_TRY(member, resolve_member(group, group.members()[matrix.first + j], tp_size, t));
         resolved.push_back(std::move(member.placement));
       }
       pointers.clear();
@@ -197,7 +196,7 @@ Result<std::optional<std::string>> first_violation(const ParameterGroupSpec& gro
 bool plans_at(const ParameterGroupSpec& group, std::uint64_t tp_size) {
   for (std::uint64_t t = 0; t < tp_size; ++t) {
     for (const ParameterMemberSpec& member : group.members()) {
-      if (!resolve_member(member, group.partition_units(), tp_size, t)) return false;
+      if (!resolve_member(group, member, tp_size, t)) return false;
     }
   }
   auto violation = first_violation(group, tp_size);

@@ -49,6 +49,9 @@ struct LocalTensorLayout {
   TensorPlacement placement;
   std::optional<IndexRange> logical_range;
   bool fell_back_to_replication = false;
+  /// Tensor ranks holding this same selection: the KV-head copies of a
+  /// per_kv_head member under KV-head replication, else 1.
+  std::uint64_t kv_head_copies = 1;
   /// Elements of local_shape × dtype size; 0 for Omit; nullopt without dtype.
   std::optional<std::uint64_t> local_bytes;
 

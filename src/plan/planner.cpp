@@ -90,7 +90,7 @@ class RankPlanner {
     if (!unresolved && even) unresolved = uneven_scope(group);
     for (const ParameterMemberSpec& member : members) {
       if (unresolved) break;
-      auto resolved = resolve_member(member, group.partition_units(), parts, tp_rank, even);
+      auto resolved = resolve_member(group, member, parts, tp_rank, even);
       if (!resolved) {
         unresolved = std::move(resolved).error();
         break;
@@ -115,9 +115,15 @@ class RankPlanner {
     }
 
     std::optional<IndexRange> logical_range;
+    // Tensor ranks per KV head under KV-head replication; 0 without it.
+    std::uint64_t kv_copies = 0;
+    if (auto kv = kv_replication(group, parts); kv && !fell_back) kv_copies = kv->copies();
     if (auto units = group.partition_units()) {
       if (fell_back) {
         logical_range = IndexRange{0, *units};
+      } else if (kv_copies != 0) {
+        const std::uint64_t head = tp_rank / kv_copies;
+        logical_range = IndexRange{head, head + 1};
       } else {
         auto range = balanced_contiguous_range(*units, parts, tp_rank, false);
         if (!range) return fail(Status::InvalidTensor, range.error().message);
@@ -155,6 +161,7 @@ class RankPlanner {
       entry.local_shape = resolved_[i].local_shape(members[i]);
       entry.placement = std::move(resolved_[i].placement);
       entry.logical_range = logical_range;
+      if (kv_copies != 0 && members[i].sharding().per_kv_head) entry.kv_head_copies = kv_copies;
       totals_.materialized_tensors += 1;
       if (auto dtype = members[i].dtype()) {
         // Local shapes never exceed the global one, whose bytes fit 64 bits.
@@ -168,16 +175,26 @@ class RankPlanner {
   }
 
  private:
-  // Fewer partition units than tensor ranks, named by what fixed the count.
+  // Fewer partition units than tensor ranks, named by what fixed the count;
+  // with query units, KV heads that cannot be replicated at this size.
   std::optional<Error> unsplittable_units(const ParameterGroupSpec& group) const {
     const std::uint64_t parts = rank_.tensor_parallel_size();
     const auto units = group.partition_units();
     if (!units || *units >= parts) return std::nullopt;
+    const auto kv = kv_replication(group, parts);
+    if (kv && kv->valid()) return std::nullopt;
+    const std::string sizes =
+        fmt::format("tensor sizes up to {} that work for this group: {}", kTensorSizeSearch,
+                    fmt::join(working_tensor_sizes(group, kTensorSizeSearch), ", "));
+    if (kv) {
+      return Error{
+          Status::InvalidTensor,
+          fmt::format("{} KV heads and {} query heads cannot be split {} ways: KV heads "
+                      "are replicated only at a multiple of {} that divides {}; {}",
+                      kv->kv_heads, kv->query_heads, parts, kv->kv_heads, kv->query_heads, sizes)};
+    }
     return Error{Status::InvalidTensor,
-                 fmt::format("{} cannot be split {} ways; tensor sizes up to {} that work for "
-                             "this group: {}",
-                             unit_geometry(group), parts, kTensorSizeSearch,
-                             fmt::join(working_tensor_sizes(group, kTensorSizeSearch), ", "))};
+                 fmt::format("{} cannot be split {} ways; {}", unit_geometry(group), parts, sizes)};
   }
 
   // require_even's group-level splits: the partition units over the tensor

@@ -13,6 +13,7 @@ namespace {
 struct Resolver {
   const ParameterMemberSpec& member;
   std::optional<std::uint64_t> units;
+  std::optional<KvReplication> kv;
   std::uint64_t parts;
   std::uint64_t rank;
   bool even;
@@ -97,6 +98,11 @@ struct Resolver {
               fmt::format("dimension {} on axis {} does not contain {} integral logical units",
                           dimension, axis, count));
         }
+        if (kv) {
+          EREDU_TRY(selected, replicated_heads(dimension, fmt::format("dimension {}", dimension)));
+          return ResolvedMember{TensorPlacement::range(axis, selected.start, selected.end),
+                                selected.length()};
+        }
         EREDU_TRY(logical, balanced(count, units_text(count)));
         const std::uint64_t width = dimension / count;
         return ResolvedMember{
@@ -111,11 +117,32 @@ struct Resolver {
     return invalid("has an unknown sharding kind");
   }
 
+  // Under KV-head replication, the elements [start, end) of an extent of
+  // `length` this rank holds: its KV head's block, or its query heads'.
+  Result<IndexRange> replicated_heads(std::uint64_t length, std::string_view what) const {
+    if (!kv->valid()) {
+      return invalid(fmt::format("has {} KV heads and {} query heads, which do not split {} ways",
+                                 kv->kv_heads, kv->query_heads, parts));
+    }
+    if (member.sharding().per_kv_head) {
+      const std::uint64_t width = length / kv->kv_heads;
+      const std::uint64_t head = rank / kv->copies();
+      return IndexRange{head * width, (head + 1) * width};
+    }
+    if (length % kv->query_heads != 0) {
+      return invalid(fmt::format("{} on axis {} does not contain {} integral query heads", what,
+                                 member.sharding().axis, kv->query_heads));
+    }
+    const std::uint64_t width = length / parts;  // query heads per rank × head width
+    return IndexRange{rank * width, (rank + 1) * width};
+  }
+
   Result<ResolvedMember> resolve_partitioned_segments() const {
     const MemberSharding& sharding = member.sharding();
     EREDU_TRY(count, group_units());
     EREDU_TRY(dimension, checked_axis(sharding.axis));
     if (sharding.segments.empty()) return invalid("partitioned placement has no segments");
+    if (kv) return resolve_replicated_segments(dimension, count);
     EREDU_TRY(logical, balanced(count, units_text(count)));
     std::vector<IndexRange> runs;
     runs.reserve(sharding.segments.size());
@@ -128,6 +155,29 @@ struct Resolver {
       }
       const std::uint64_t width = segment.length() / count;
       runs.push_back({segment.start + logical.start * width, segment.start + logical.end * width});
+      previous_end = segment.end;
+    }
+    TensorPlacement placement = TensorPlacement::indices(sharding.axis, runs);
+    const std::uint64_t local = placement.count;
+    return ResolvedMember{std::move(placement), local};
+  }
+
+  Result<ResolvedMember> resolve_replicated_segments(std::uint64_t dimension,
+                                                     std::uint64_t count) const {
+    const MemberSharding& sharding = member.sharding();
+    std::vector<IndexRange> runs;
+    runs.reserve(sharding.segments.size());
+    std::uint64_t previous_end = 0;
+    for (const IndexRange& segment : sharding.segments) {
+      EREDU_TRY(check_segment(segment, sharding.axis, dimension, previous_end, "partitioned"));
+      if (segment.length() % count != 0) {
+        return invalid(fmt::format("segment {}..{} does not contain {} integral logical units",
+                                   segment.start, segment.end, count));
+      }
+      EREDU_TRY(selected,
+                replicated_heads(segment.length(),
+                                 fmt::format("segment {}..{}", segment.start, segment.end)));
+      runs.push_back({segment.start + selected.start, segment.start + selected.end});
       previous_end = segment.end;
     }
     TensorPlacement placement = TensorPlacement::indices(sharding.axis, runs);
@@ -167,13 +217,23 @@ LocalShape ResolvedMember::local_shape(const ParameterMemberSpec& member) const 
   return local;
 }
 
-Result<ResolvedMember> resolve_member(const ParameterMemberSpec& member,
-                                      std::optional<std::uint64_t> partition_units,
-                                      std::uint64_t tp_size, std::uint64_t tp_rank, bool even) {
+std::optional<KvReplication> kv_replication(const ParameterGroupSpec& group,
+                                            std::uint64_t tp_size) {
+  const auto units = group.partition_units();
+  const auto query = group.query_units();
+  if (!units || !query || tp_size <= *units) return std::nullopt;
+  return KvReplication{*units, *query, tp_size};
+}
+
+Result<ResolvedMember> resolve_member(const ParameterGroupSpec& group,
+                                      const ParameterMemberSpec& member, std::uint64_t tp_size,
+                                      std::uint64_t tp_rank, bool even) {
   if (tp_size == 0 || tp_rank >= tp_size) {
     return failf(Status::InvalidTensor, "invalid TP coordinate {}/{}", tp_rank, tp_size);
   }
-  return Resolver{member, partition_units, tp_size, tp_rank, even}.resolve();
+  return Resolver{member, group.partition_units(), kv_replication(group, tp_size), tp_size, tp_rank,
+                  even}
+      .resolve();
 }
 
 }  // namespace eredu

@@ -27,14 +27,31 @@ struct ResolvedMember {
   LocalShape local_shape(const ParameterMemberSpec& member) const;
 };
 
-/// Resolves `member` for tensor-parallel rank `tp_rank` of `tp_size` with the
-/// group's `partition_units`. `even` (require_even): a balanced extent,
-/// partition units or segment that does not split exactly is refused too.
-/// Errors: InvalidTensor with the reference text (without the "logical
-/// parameter" prefix).
-Result<ResolvedMember> resolve_member(const ParameterMemberSpec& member,
-                                      std::optional<std::uint64_t> partition_units,
-                                      std::uint64_t tp_size, std::uint64_t tp_rank,
-                                      bool even = false);
+/// KV-head replication of a group at one tensor size (docs/planning.md,
+/// "KV-head replication"): the group has query_units Q and more tensor
+/// ranks T than KV heads H (its partition units). `valid` when H divides T
+/// and T divides Q; then rank t holds KV head t / (T / H) and query heads
+/// [t·Q/T, (t+1)·Q/T).
+struct KvReplication {
+  std::uint64_t kv_heads = 0;
+  std::uint64_t query_heads = 0;
+  std::uint64_t tp_size = 0;
+  bool valid() const { return tp_size % kv_heads == 0 && query_heads % tp_size == 0; }
+  /// Tensor ranks holding each KV head.
+  std::uint64_t copies() const { return tp_size / kv_heads; }
+};
+
+/// The group's KV-head replication at `tp_size`, nullopt when it plans
+/// without (no query_units, or T ≤ H).
+std::optional<KvReplication> kv_replication(const ParameterGroupSpec& group, std::uint64_t tp_size);
+
+/// Resolves `member` of `group` for tensor-parallel rank `tp_rank` of
+/// `tp_size`, with the group's partition units (and KV-head replication).
+/// `even` (require_even): a balanced extent, partition units or segment that
+/// does not split exactly is refused too. Errors: InvalidTensor with the
+/// reference text (without the "logical parameter" prefix).
+Result<ResolvedMember> resolve_member(const ParameterGroupSpec& group,
+                                      const ParameterMemberSpec& member, std::uint64_t tp_size,
+                                      std::uint64_t tp_rank, bool even = false);
 
 }  // namespace eredu

@@ -8,6 +8,7 @@
 
 #include "format/axis_cells.hpp"
 #include "plan/companion_rule.hpp"
+#include "plan/resolve.hpp"
 #include "world/ownership.hpp"
 #include "world/tiling.hpp"
 
@@ -158,7 +159,11 @@ Result<void> check_tensor_parallel_group(const ModelDescription& model,
     }
     if (!held.empty()) {
       const MemberEntry& entry = model.members()[by_target[k]];
-      check_tiling(member, declared_domain(group, entry.member), held, out);
+      // Expected from the model and topology, not from what the planner reported.
+      const auto kv = kv_replication(group, topology.tensor());
+      const std::uint64_t copies =
+          kv && kv->valid() && member.sharding().per_kv_head ? kv->copies() : 1;
+      check_tiling(member, declared_domain(group, entry.member), held, copies, out);
     }
   }
   std::uint32_t first_flat = 0;

@@ -150,11 +150,45 @@ void find_gaps(const std::string& target, std::uint64_t axis, std::span<const In
                  sorted_unique(std::move(ranks))});
 }
 
+// Sorted intervals with each run of identical ranges held by `copies` ranks
+// folded into one; a run of another length is an overlap problem.
+std::vector<Interval> distinct_copies(const std::string& target, std::uint64_t axis,
+                                      const std::vector<Interval>& intervals, std::uint64_t copies,
+                                      std::vector<CoverageProblem>& out) {
+  std::vector<Interval> distinct;
+  std::vector<IndexRange> wrong;
+  std::vector<std::uint64_t> ranks;
+  for (std::size_t i = 0; i < intervals.size();) {
+    std::size_t j = i;
+    while (j < intervals.size() && intervals[j].start == intervals[i].start &&
+           intervals[j].end == intervals[i].end) {
+      ++j;
+    }
+    if (j - i != copies) {
+      wrong.push_back({intervals[i].start, intervals[i].end});
+      for (std::size_t k = i; k < j; ++k) ranks.push_back(intervals[k].rank);
+    }
+    distinct.push_back(intervals[i]);
+    i = j;
+  }
+  if (!wrong.empty()) {
+    out.push_back({target, CoverageKind::Overlap,
+                   regions_text(axis, wrong,
+                                [copies](const IndexRange& range) {
+                                  return fmt::format("{} not held by exactly {} KV-head copies",
+                                                     range_text(range.start, range.end), copies);
+                                }),
+                   sorted_unique(std::move(ranks))});
+  }
+  return distinct;
+}
+
 }  // namespace
 
 void check_tiling(const ParameterMemberSpec& member,
                   const std::optional<std::vector<IndexRange>>& domain,
-                  std::span<const HeldPlacement> held, std::vector<CoverageProblem>& out) {
+                  std::span<const HeldPlacement> held, std::uint64_t copies,
+                  std::vector<CoverageProblem>& out) {
   const MemberSharding& sharding = member.sharding();
   const auto& shape = member.global_shape();
   // The sharded axis: the declared one, or (for a replicated declaration) the
@@ -189,6 +223,7 @@ void check_tiling(const ParameterMemberSpec& member,
   std::sort(intervals.begin(), intervals.end(), [](const Interval& a, const Interval& b) {
     return std::tie(a.start, a.end, a.rank) < std::tie(b.start, b.end, b.rank);
   });
+  if (copies > 1) intervals = distinct_copies(member.target(), *axis, intervals, copies, out);
   find_overlaps(member.target(), *axis, intervals, out);
   const std::vector<IndexRange> whole{{0, dim}};
   find_gaps(member.target(), *axis, domain ? *domain : whole, intervals, held, out);

@@ -27,10 +27,14 @@ struct HeldPlacement {
 /// `domain`, ascending ranges of that axis (else a gap problem): the whole
 /// axis when nullopt (equal / balanced / partitioned), the segments for
 /// partitioned_segments / segmented. Selections on another axis than the
-/// others' are an overlap. Appends at most one problem of each kind to
+/// others' are an overlap. With `copies` > 1 (a per_kv_head member under
+/// KV-head replication) every selection must be held by exactly `copies`
+/// ranks with identical ranges, and the distinct selections tile the domain;
+/// another count is an overlap. Appends at most one problem of each kind to
 /// `out`.
 void check_tiling(const ParameterMemberSpec& member,
                   const std::optional<std::vector<IndexRange>>& domain,
-                  std::span<const HeldPlacement> held, std::vector<CoverageProblem>& out);
+                  std::span<const HeldPlacement> held, std::uint64_t copies,
+                  std::vector<CoverageProblem>& out);
 
 }  // namespace eredu

@@ -194,6 +194,37 @@ class Models(unittest.TestCase):
         self.assertIn("\nglobal bytes: 282215219200 (262.83 GiB)\n", result.stdout)
         return result.stdout
 
+    def test_check_reflection_tp16_replicates_kv_heads(self):
+        self.check_reflection("--tp", "16")
+        reflection = model("reflection-llama-3.1-70b")
+        tp8 = json.loads(run("check", reflection, "--tp", "8", "--format", "json").stdout)
+        tp16 = json.loads(run("check", reflection, "--tp", "16", "--format", "json").stdout)
+        self.assertTrue(tp16["coverage"]["ok"])
+        self.assertLess(max(r["local_bytes"] for r in tp16["ranks"]),
+                        min(r["local_bytes"] for r in tp8["ranks"]))
+        groups = run("describe", reflection).stdout
+        for rank in (0, 5, 15):
+            result = run("plan", "--groups", "-", "--tp", "16", "--rank", str(rank), "--format",
+                         "json", stdin=groups)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            tensors = {t["target"]: t for t in json.loads(result.stdout)["tensors"]}
+            for layer in (0, 79):
+                attn = f"model.layers.{layer}.self_attn."
+                head = 128 * (rank // 2)
+                self.assertEqual(tensors[attn + "q_proj.weight"]["placement"],
+                                 {"kind": "range", "axis": 0, "start": 512 * rank,
+                                  "end": 512 * rank + 512})
+                for kv in ("k_proj.weight", "v_proj.weight"):
+                    self.assertEqual(tensors[attn + kv]["placement"],
+                                     {"kind": "range", "axis": 0, "start": head, "end": head + 128})
+                    self.assertEqual(tensors[attn + kv]["kv_head_copies"], 2)
+                self.assertEqual(tensors[attn + "o_proj.weight"]["placement"],
+                                 {"kind": "range", "axis": 1, "start": 512 * rank,
+                                  "end": 512 * rank + 512})
+        table = run("plan", "--groups", "-", "--tp", "16", "--rank", "5", stdin=groups).stdout
+        self.assertRegex(table, r"\nmodel\.layers\.0\.self_attn\.k_proj\.weight +range axis 0 "
+                                r"\[256, 384\) +\[128, 8192\] +4\.00 MiB +KV head on 2 ranks\n")
+
     def test_check_reflection_tp8(self):
         table = self.check_reflection("--tp", "8")
         self.assertRegex(table, r"\n +0 +0 +0 +0 +0 +723 +32\.86 GiB +-\n")

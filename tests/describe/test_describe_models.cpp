@@ -76,7 +76,10 @@ TEST_CASE("reflection-llama-3.1-70b: the llama-family table, FP32") {
                                                   "model.layers.79.self_attn.o_proj.weight"});
   CHECK(attn.members()[0].global_shape() == std::vector<std::uint64_t>{8192, 8192});
   CHECK(attn.members()[1].global_shape() == std::vector<std::uint64_t>{1024, 8192});
-  CHECK(attn.members()[2].sharding() == MemberSharding::partitioned(0));
+  CHECK(attn.query_units() == 64u);
+  CHECK(attn.members()[0].sharding() == MemberSharding::partitioned(0));
+  CHECK(attn.members()[1].sharding() == MemberSharding::partitioned(0).kv_head());
+  CHECK(attn.members()[2].sharding() == MemberSharding::partitioned(0).kv_head());
   CHECK(attn.members()[3].global_shape() == std::vector<std::uint64_t>{8192, 8192});
   CHECK(attn.members()[3].sharding() == MemberSharding::partitioned(1));
 
@@ -114,7 +117,8 @@ TEST_CASE("qwen2.5-14b-sakura: q/k/v biases after the weights, F16") {
             "model.layers.0.self_attn.v_proj.bias"});
   CHECK(attn.members()[4].global_shape() == std::vector<std::uint64_t>{5120});
   CHECK(attn.members()[5].global_shape() == std::vector<std::uint64_t>{1024});
-  CHECK(attn.members()[6].sharding() == MemberSharding::partitioned(0));
+  CHECK(attn.members()[4].sharding() == MemberSharding::partitioned(0));
+  CHECK(attn.members()[6].sharding() == MemberSharding::partitioned(0).kv_head());
   CHECK(attn.members()[0].dtype() == Dtype::F16);
 }
 

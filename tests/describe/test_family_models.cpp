@@ -152,9 +152,10 @@ TEST_CASE("gpt-oss-20b: stacked MXFP4 experts as plain physical tensors, sinks, 
                                  a + "o_proj.weight", a + "q_proj.bias", a + "k_proj.bias",
                                  a + "v_proj.bias", a + "o_proj.bias", a + "sinks"});
   check_member(attn.members()[0], {4096, 2880}, MemberSharding::partitioned(0), Dtype::BF16);
-  check_member(attn.members()[1], {512, 2880}, MemberSharding::partitioned(0), Dtype::BF16);
+  check_member(attn.members()[1], {512, 2880}, MemberSharding::partitioned(0).kv_head(),
+               Dtype::BF16);
   check_member(attn.members()[3], {2880, 4096}, MemberSharding::partitioned(1), Dtype::BF16);
-  check_member(attn.members()[5], {512}, MemberSharding::partitioned(0), Dtype::BF16);
+  check_member(attn.members()[5], {512}, MemberSharding::partitioned(0).kv_head(), Dtype::BF16);
   check_member(attn.members()[7], {2880}, MemberSharding::replicated(), Dtype::BF16);
   check_member(attn.members()[8], {64}, MemberSharding::partitioned(0), Dtype::BF16);
 
@@ -206,7 +207,12 @@ TEST_CASE("qwen3-14b-mlx-4bit: affine 4-bit linears expanded into weight, scales
                                  a + "o_proj.weight", a + "o_proj.scales", a + "o_proj.biases"});
   check_member(attn.members()[0], {5120, 640}, MemberSharding::partitioned(0), Dtype::U32);
   check_member(attn.members()[1], {5120, 80}, MemberSharding::partitioned(0), Dtype::BF16);
-  check_member(attn.members()[3], {1024, 640}, MemberSharding::partitioned(0), Dtype::U32);
+  check_member(attn.members()[3], {1024, 640}, MemberSharding::partitioned(0).kv_head(),
+               Dtype::U32);
+  // Expansion keeps per_kv_head on the companions of k_proj.
+  check_member(attn.members()[4], {1024, 80}, MemberSharding::partitioned(0).kv_head(),
+               Dtype::BF16);
+  CHECK(attn.query_units() == 40u);
   check_member(attn.members()[9], {5120, 640}, MemberSharding::partitioned(1), Dtype::U32);
   check_member(attn.members()[11], {5120, 80}, MemberSharding::partitioned(1), Dtype::BF16);
 

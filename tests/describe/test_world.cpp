@@ -90,20 +90,20 @@ TEST_CASE("data-parallel replicas plan the same and coverage holds") {
   CHECK(world.ranks[5].totals == world.ranks[1].totals);
 }
 
-TEST_CASE("more TP ranks than kv heads: an error under require, a fallback otherwise") {
-  auto model = describe("qwen3-1.7b");  // 8 kv heads
-  auto topology = ParallelTopology::create(16, 1, 1, 1).value();
+TEST_CASE("more TP ranks than query heads: an error under require, a fallback otherwise") {
+  auto model = describe("qwen3-1.7b");  // 16 query heads, 8 kv heads
+  auto topology = ParallelTopology::create(32, 1, 1, 1).value();
   auto failed = plan_world(model, topology, ShardingPolicy::Require);
   REQUIRE_FALSE(failed.has_value());
   CHECK(failed.error().code == Status::InvalidTensor);
   CHECK(failed.error().message.find("\"model.layers.0.self_attn\"") != std::string::npos);
 
-  WorldPlan world = plan(model, 16, 1, ShardingPolicy::ReplicateUnsupported);
+  WorldPlan world = plan(model, 32, 1, ShardingPolicy::ReplicateUnsupported);
   CHECK(world.coverage_ok());
   REQUIRE(world.ranks[0].fell_back_groups.size() == 28);
   CHECK(model->groups()[world.ranks[0].fell_back_groups[0]].logical_name() ==
         "model.layers.0.self_attn");
-  CHECK(world.ranks[15].fell_back_groups == world.ranks[0].fell_back_groups);
+  CHECK(world.ranks[31].fell_back_groups == world.ranks[0].fell_back_groups);
 }
 
 TEST_CASE("one thread and two threads plan the same world") {

@@ -742,5 +742,27 @@ TEST_CASE("load_groups_json_file reads files and reports I/O errors") {
   std::filesystem::remove_all(directory);
 }
 
+TEST_CASE("query_units and per_kv_head load, round trip and are written canonically") {
+  const std::string text =
+      R"({"schema":"eredu.groups.v1","groups":[)"
+      R"({"name":"attn","role":"attention_heads","partition_units":2,"query_units":8,"members":[)"
+      R"({"target":"q","shape":[16,4],"sharding":{"kind":"partitioned","axis":0}},)"
+      R"({"target":"k","shape":[4,4],"sharding":{"kind":"partitioned","axis":0,"per_kv_head":true}},)"
+      R"({"target":"qkv","shape":[24,4],"sharding":{"kind":"partitioned_segments","axis":0,)"
+      R"("segments":[[0,16],[16,20]],"per_kv_head":false}}]}]})";
+  const auto model = load_ok(text);
+  const ParameterGroupSpec& group = model->groups()[0];
+  CHECK(group.query_units() == std::optional<std::uint64_t>{8});
+  CHECK_FALSE(group.members()[0].sharding().per_kv_head);
+  CHECK(group.members()[1].sharding().per_kv_head);
+  CHECK_FALSE(group.members()[2].sharding().per_kv_head);
+  const std::string written = groups_to_json(*model);
+  // `false` is the default and is not written.
+  CHECK(written.find(R"("per_kv_head":false)") == std::string::npos);
+  CHECK(written.find(R"("partition_units":2,"query_units":8,)") != std::string::npos);
+  CHECK(written.find(R"({"kind":"partitioned","axis":0,"per_kv_head":true})") != std::string::npos);
+  CHECK(groups_to_json(*load_ok(written)) == written);
+}
+
 }  // namespace
 }  // namespace eredu

@@ -294,7 +294,7 @@ TEST_CASE("property: plans keep every quantized matrix whole, refusals are neede
       for (std::uint64_t t = 0; t < tested->tp && !needed; ++t) {
         std::vector<TensorPlacement> resolved;
         for (const ParameterMemberSpec& member : group.members()) {
-          auto one = resolve_member(member, group.partition_units(), tested->tp, t);
+          auto one = resolve_member(group, member, tested->tp, t);
           if (!one) {
             needed = true;
             break;

@@ -81,6 +81,15 @@ type ParameterMemberSpec struct {
 	// bytes are unknown.
 	DType    DType
 	HasDType bool
+	// PerKVHead marks a member per KV head (eredu_member_desc.per_kv_head):
+	// the k and v projections of a grouped-query group, their biases and
+	// companions. Under KV-head replication (a tensor size T above the
+	// group's H KV heads, see GroupDesc.QueryUnits) each of its units, one KV
+	// head, is held whole by T/H tensor ranks; the other partitioned members
+	// split their query heads. Only for ShardingKindPartitioned and
+	// ShardingKindPartitionedSegments members of a group with query units;
+	// any other group with it is ErrInvalidGroup.
+	PerKVHead bool
 }
 
 // NewParameterMemberSpec mirrors the seed's ParameterMemberSpec::new (no
@@ -93,6 +102,12 @@ func NewParameterMemberSpec(target string, globalShape []uint64, sharding Member
 // WithDType returns a copy of m with element type d.
 func (m ParameterMemberSpec) WithDType(d DType) ParameterMemberSpec {
 	m.DType, m.HasDType = d, true
+	return m
+}
+
+// WithPerKVHead returns a copy of m marked per KV head (PerKVHead).
+func (m ParameterMemberSpec) WithPerKVHead() ParameterMemberSpec {
+	m.PerKVHead = true
 	return m
 }
 
@@ -131,7 +146,18 @@ type GroupDesc struct {
 	PartitionUnits uint64
 	Partitioned    bool
 	Scope          GroupScope
-	Members        []ParameterMemberSpec
+	// QueryUnits is the query-head count of a grouped-query attention group
+	// whose PartitionUnits are its KV heads, when HasQueryUnits; it must be
+	// a positive multiple of PartitionUnits and needs Partitioned (else
+	// ErrInvalidGroup). At a tensor size T up to the H KV heads the group
+	// plans as without it; above, T must be a multiple of H that divides
+	// QueryUnits (KV-head replication, docs/planning.md): tensor rank t
+	// then holds KV head t/(T/H) whole in its PerKVHead members and query
+	// heads [t*QueryUnits/T, (t+1)*QueryUnits/T) in the other partitioned
+	// members; any other T is ErrInvalidTensor when a rank is planned.
+	QueryUnits    uint64
+	HasQueryUnits bool
+	Members       []ParameterMemberSpec
 }
 
 // ParameterGroupSpec is an immutable, validated logical parameter and all
@@ -183,6 +209,8 @@ func BuildParameterGroupSpec(desc GroupDesc) (*ParameterGroupSpec, error) {
 	cdesc.has_partition_units = cbool(desc.Partitioned)
 	cdesc.partition_units = C.uint64_t(desc.PartitionUnits)
 	cdesc.scope = scope
+	cdesc.has_query_units = cbool(desc.HasQueryUnits)
+	cdesc.query_units = C.uint64_t(desc.QueryUnits)
 	members, err := mem.memberArray(desc.Members)
 	if err != nil {
 		return nil, err
@@ -249,6 +277,10 @@ type GroupInfo struct {
 	PartitionUnits uint64
 	Partitioned    bool
 	Scope          GroupScope
+	// QueryUnits is the query-head count of a grouped-query group (whose
+	// PartitionUnits are its KV heads) when HasQueryUnits.
+	QueryUnits    uint64
+	HasQueryUnits bool
 }
 
 // Info returns the group's name, role, member count, units and scope in
@@ -271,6 +303,8 @@ func (g *ParameterGroupSpec) Info() (GroupInfo, error) {
 			Partitioned:    i.has_partition_units != 0,
 			Scope: GroupScope{Kind: ScopeKind(i.scope_kind), Layer: uint64(i.layer),
 				HasLayer: i.has_layer != 0, Expert: uint64(i.expert), HasExpert: i.has_expert != 0},
+			QueryUnits:    uint64(i.query_units),
+			HasQueryUnits: i.has_query_units != 0,
 		}
 	}
 	runtime.KeepAlive(g)
@@ -297,6 +331,13 @@ func (g *ParameterGroupSpec) Role() (ParameterRole, error) {
 func (g *ParameterGroupSpec) PartitionUnits() (units uint64, ok bool, err error) {
 	i, err := g.Info()
 	return i.PartitionUnits, i.Partitioned, err
+}
+
+// QueryUnits returns the query-head count of a grouped-query group; ok is
+// false when the group has none (Info().QueryUnits).
+func (g *ParameterGroupSpec) QueryUnits() (units uint64, ok bool, err error) {
+	i, err := g.Info()
+	return i.QueryUnits, i.HasQueryUnits, err
 }
 
 // Members returns copies of the physical members, in member order
@@ -352,8 +393,9 @@ func memberFromC(desc *C.eredu_member_desc) ParameterMemberSpec {
 		GlobalShape: borrowedUint64s(desc.shape, desc.ndim),
 		Sharding: MemberSharding{Kind: ShardingKind(desc.sharding), Axis: uint64(desc.axis),
 			Segments: segments},
-		DType:    DType(desc.dtype),
-		HasDType: desc.has_dtype != 0,
+		DType:     DType(desc.dtype),
+		HasDType:  desc.has_dtype != 0,
+		PerKVHead: desc.per_kv_head != 0,
 	}
 }
 
@@ -402,6 +444,7 @@ func (m *cMemory) member(spec ParameterMemberSpec) (*C.eredu_member_desc, error)
 		return nil, err
 	}
 	d.segment_count = C.size_t(len(spec.Sharding.Segments))
+	d.per_kv_head = cbool(spec.PerKVHead)
 	return d, nil
 }
 

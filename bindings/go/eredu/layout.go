@@ -101,6 +101,7 @@ type LocalTensorLayout struct {
 	fellBackToReplication bool
 	localBytes            uint64
 	hasLocalBytes         bool
+	kvHeadCopies          uint64
 }
 
 // Target returns the checkpoint tensor name.
@@ -145,6 +146,12 @@ func (t LocalTensorLayout) FellBackToReplication() bool { return t.fellBackToRep
 func (t LocalTensorLayout) LocalBytes() (bytes uint64, ok bool) {
 	return t.localBytes, t.hasLocalBytes
 }
+
+// KVHeadCopies returns the tensor ranks holding this same selection
+// (eredu.layout.v1 `kv_head_copies`): T/H for a PerKVHead member of a group
+// with H KV heads planned at a tensor size T above H (KV-head replication),
+// else 1.
+func (t LocalTensorLayout) KVHeadCopies() uint64 { return t.kvHeadCopies }
 
 // LocalModelLayout is the immutable plan of one rank (seed
 // LocalModelLayout), owning an eredu_layout. Tensors are addressed by index
@@ -360,6 +367,7 @@ func tensorFromC(info *C.eredu_layout_tensor_info) LocalTensorLayout {
 		fellBackToReplication: info.fell_back_to_replication != 0,
 		localBytes:            uint64(info.local_bytes),
 		hasLocalBytes:         info.has_local_bytes != 0,
+		kvHeadCopies:          uint64(info.kv_head_copies),
 		placement: TensorPlacement{
 			Kind:       PlacementKind(info.placement),
 			Axis:       uint64(info.axis),

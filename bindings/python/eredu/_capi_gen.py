@@ -264,6 +264,7 @@ eredu_member_desc._fields_ = [
     ("axis", ctypes.c_uint64),
     ("segments", P(ctypes.c_uint64)),
     ("segment_count", ctypes.c_size_t),
+    ("per_kv_head", ctypes.c_uint8),
 ]
 
 eredu_group_scope._fields_ = [
@@ -282,6 +283,8 @@ eredu_group_desc._fields_ = [
     ("has_partition_units", ctypes.c_uint8),
     ("partition_units", ctypes.c_uint64),
     ("scope", P(eredu_group_scope)),
+    ("has_query_units", ctypes.c_uint8),
+    ("query_units", ctypes.c_uint64),
 ]
 
 eredu_group_info._fields_ = [
@@ -297,6 +300,8 @@ eredu_group_info._fields_ = [
     ("has_expert", ctypes.c_uint8),
     ("layer", ctypes.c_uint64),
     ("expert", ctypes.c_uint64),
+    ("has_query_units", ctypes.c_uint8),
+    ("query_units", ctypes.c_uint64),
 ]
 
 eredu_layerwise_model_metadata_info._fields_ = [
@@ -360,6 +365,7 @@ eredu_layout_tensor_info._fields_ = [
     ("logical_start", ctypes.c_uint64),
     ("logical_end", ctypes.c_uint64),
     ("local_bytes", ctypes.c_uint64),
+    ("kv_head_copies", ctypes.c_uint64),
 ]
 
 eredu_model_info._fields_ = [

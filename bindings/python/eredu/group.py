@@ -130,15 +130,26 @@ class MemberSharding:
 class ParameterMemberSpec:
     """One physical checkpoint tensor of a group (seed ParameterMemberSpec):
     target, global shape in elements (outermost first), sharding, and this
-    project's optional dtype (a Dtype or its name) for byte accounting."""
+    project's optional dtype (a Dtype or its name) for byte accounting.
+
+    `per_kv_head` (eredu_member_desc.per_kv_head) marks a member per KV head:
+    the k and v projections of a grouped-query group, their biases and
+    companions. Under KV-head replication (a tensor size T above the group's
+    H KV heads, see ParameterGroupSpec `query_units`) each of its units, one
+    KV head, is held whole by T / H tensor ranks; the other partitioned
+    members split their query heads. Only for PARTITIONED and
+    PARTITIONED_SEGMENTS members of a group with query units; any other
+    group with it raises ParallelPlanError (EREDU_E_INVALID_GROUP)."""
 
     target: str
     global_shape: tuple
     sharding: MemberSharding
     dtype: Dtype = None
+    per_kv_head: bool = False
 
     def __post_init__(self):
         object.__setattr__(self, "global_shape", tuple(self.global_shape))
+        object.__setattr__(self, "per_kv_head", bool(self.per_kv_head))
         if self.dtype is not None:
             object.__setattr__(self, "dtype", convert.member(Dtype, self.dtype,
                                                              f"member {self.target!r} dtype",
@@ -204,6 +215,7 @@ def member_struct(member):
     desc.sharding = convert.u32(sharding.kind, f"{what} sharding kind")
     desc.axis = convert.u64(sharding.axis, f"{what} sharding axis")
     desc.segments, desc.segment_count = convert.ranges(sharding.segments, f"{what} segments")
+    desc.per_kv_head = convert.flag(member.per_kv_head)
     return desc
 
 
@@ -228,6 +240,7 @@ def member_from_struct(desc):
         tuple(desc.shape[:desc.ndim]),
         MemberSharding(kind, desc.axis, segments),
         Dtype(desc.dtype) if desc.has_dtype else None,
+        bool(desc.per_kv_head),
     )
 
 
@@ -261,13 +274,25 @@ class ParameterGroupSpec(Handle):
     number of threads. Built by eredu_group_new: ParameterGroupSpec.new
     (no partition) or ParameterGroupSpec.partitioned(units).
 
+    `query_units` (eredu_group_desc.query_units) is the query-head count of
+    a grouped-query attention group whose partition units are its KV heads:
+    a positive multiple of `partition_units`, which it needs. At a tensor
+    size T up to the H KV heads the group plans as without it; above, T must
+    be a multiple of H that divides query_units (KV-head replication,
+    docs/planning.md): tensor rank t then holds KV head t // (T // H) whole
+    in its per_kv_head members and query heads
+    [t * query_units // T, (t + 1) * query_units // T) in the other
+    partitioned members; any other T raises ParallelPlanError
+    (EREDU_E_INVALID_TENSOR) when a rank is planned.
+
     Raises ParallelPlanError (EREDU_E_INVALID_GROUP) for the seed's rules,
     GeneralError (EREDU_E_INVALID_ARGUMENT, ...) for bad arguments.
     """
 
     _FREE = "eredu_group_free"
 
-    def __init__(self, logical_name, role, members, *, partition_units=None, scope=None):
+    def __init__(self, logical_name, role, members, *, partition_units=None, scope=None,
+                 query_units=None):
         desc = _capi.sized(_capi.eredu_group_desc)
         desc.name = convert.text(logical_name, "logical_name")
         desc.role = convert.u32(role, "role")
@@ -275,6 +300,9 @@ class ParameterGroupSpec(Handle):
             desc.has_partition_units = 1
             desc.partition_units = convert.u64(partition_units, "units")
         desc.scope = scope_struct(scope)
+        if query_units is not None:
+            desc.has_query_units = 1
+            desc.query_units = convert.u64(query_units, "query_units")
         array, count = member_array(members)
         slot = ctypes.POINTER(_capi.eredu_group)()
         call(lib.eredu_group_new, ctypes.byref(desc), array, count, ctypes.byref(slot))
@@ -286,10 +314,11 @@ class ParameterGroupSpec(Handle):
         return cls(logical_name, role, members, scope=scope)
 
     @classmethod
-    def partitioned(cls, logical_name, role, units, members, *, scope=None):
+    def partitioned(cls, logical_name, role, units, members, *, scope=None, query_units=None):
         """seed ParameterGroupSpec::partitioned: partitioned members share
-        `units` logical units."""
-        return cls(logical_name, role, members, partition_units=units, scope=scope)
+        `units` logical units (the KV heads when `query_units` is given)."""
+        return cls(logical_name, role, members, partition_units=units, scope=scope,
+                   query_units=query_units)
 
     @classmethod
     def _adopt(cls, slot):
@@ -315,6 +344,11 @@ class ParameterGroupSpec(Handle):
         """The shared logical-unit count, or None when not partitioned."""
         info = self._info()
         return info.partition_units if info.has_partition_units else None
+
+    def query_units(self):
+        """The query-head count of a grouped-query group, or None."""
+        info = self._info()
+        return info.query_units if info.has_query_units else None
 
     def scope(self):
         """The GroupScope."""

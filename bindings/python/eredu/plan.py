@@ -192,7 +192,11 @@ class LocalTensorLayout:
     `logical_units` and `logical_range` (a range of logical units) are None
     when the group has no partition (the range also for an omitted tensor);
     `local_bytes` is None for a materialized tensor without a dtype, 0 when
-    omitted; `local_shape` is () when omitted."""
+    omitted; `local_shape` is () when omitted. `kv_head_copies`
+    (eredu.layout.v1 `kv_head_copies`) is the number of tensor ranks holding
+    this same selection: T / H for a per_kv_head member of a group with H KV
+    heads planned at a tensor size T above H (KV-head replication), else
+    1."""
 
     target: str
     logical_name: str
@@ -205,6 +209,7 @@ class LocalTensorLayout:
     logical_range: range
     fell_back_to_replication: bool
     local_bytes: int
+    kv_head_copies: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -338,6 +343,11 @@ class LocalModelLayout(Handle):
         info = self._tensor_info(self._index(key))
         return info.logical_units if info.has_logical_units else None
 
+    def kv_head_copies(self, key):
+        """The tensor ranks holding this same selection (T / H for a
+        per_kv_head member under KV-head replication, else 1)."""
+        return self._tensor_info(self._index(key)).kv_head_copies
+
     def logical_range(self, key):
         """The logical units this rank owns as a range, or None."""
         return _logical_range(self._tensor_info(self._index(key)))
@@ -360,6 +370,7 @@ class LocalModelLayout(Handle):
             logical_range=_logical_range(info),
             fell_back_to_replication=bool(info.fell_back_to_replication),
             local_bytes=info.local_bytes if info.has_local_bytes else None,
+            kv_head_copies=info.kv_head_copies,
         )
 
     def tensor(self, target):

@@ -386,6 +386,7 @@ pub struct eredu_member_desc {
     pub axis: u64,
     pub segments: *const u64,
     pub segment_count: usize,
+    pub per_kv_head: u8,
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -406,6 +407,8 @@ pub struct eredu_group_desc {
     pub has_partition_units: u8,
     pub partition_units: u64,
     pub scope: *const eredu_group_scope,
+    pub has_query_units: u8,
+    pub query_units: u64,
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -422,6 +425,8 @@ pub struct eredu_group_info {
     pub has_expert: u8,
     pub layer: u64,
     pub expert: u64,
+    pub has_query_units: u8,
+    pub query_units: u64,
 }
 extern "C" {
     pub fn eredu_member_desc_init(
@@ -972,6 +977,7 @@ pub struct eredu_layout_tensor_info {
     pub logical_start: u64,
     pub logical_end: u64,
     pub local_bytes: u64,
+    pub kv_head_copies: u64,
 }
 extern "C" {
     pub fn eredu_layout_info_init(

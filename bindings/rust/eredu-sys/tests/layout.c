@@ -54,6 +54,7 @@ int main(void) {
   FIELD(eredu_member_desc, axis);
   FIELD(eredu_member_desc, segments);
   FIELD(eredu_member_desc, segment_count);
+  FIELD(eredu_member_desc, per_kv_head);
   STRUCT(eredu_group_scope);
   FIELD(eredu_group_scope, struct_size);
   FIELD(eredu_group_scope, kind);
@@ -68,6 +69,8 @@ int main(void) {
   FIELD(eredu_group_desc, has_partition_units);
   FIELD(eredu_group_desc, partition_units);
   FIELD(eredu_group_desc, scope);
+  FIELD(eredu_group_desc, has_query_units);
+  FIELD(eredu_group_desc, query_units);
   STRUCT(eredu_group_info);
   FIELD(eredu_group_info, struct_size);
   FIELD(eredu_group_info, role);
@@ -81,6 +84,8 @@ int main(void) {
   FIELD(eredu_group_info, has_expert);
   FIELD(eredu_group_info, layer);
   FIELD(eredu_group_info, expert);
+  FIELD(eredu_group_info, has_query_units);
+  FIELD(eredu_group_info, query_units);
   STRUCT(eredu_layerwise_model_metadata_info);
   FIELD(eredu_layerwise_model_metadata_info, struct_size);
   FIELD(eredu_layerwise_model_metadata_info, residency);
@@ -138,6 +143,7 @@ int main(void) {
   FIELD(eredu_layout_tensor_info, logical_start);
   FIELD(eredu_layout_tensor_info, logical_end);
   FIELD(eredu_layout_tensor_info, local_bytes);
+  FIELD(eredu_layout_tensor_info, kv_head_copies);
   STRUCT(eredu_model_info);
   FIELD(eredu_model_info, struct_size);
   FIELD(eredu_model_info, name);

@@ -165,6 +165,7 @@ pub struct ParameterMemberSpec {
     global_shape: Vec<u64>,
     sharding: MemberSharding,
     dtype: Option<Dtype>,
+    per_kv_head: bool,
 }
 
 impl ParameterMemberSpec {
@@ -180,12 +181,28 @@ impl ParameterMemberSpec {
             global_shape: global_shape.into(),
             sharding,
             dtype: None,
+            per_kv_head: false,
         }
     }
 
     /// The same member with an element type, so its bytes are known.
     pub fn with_dtype(mut self, dtype: Dtype) -> Self {
         self.dtype = Some(dtype);
+        self
+    }
+
+    /// The same member marked per KV head (`eredu_member_desc.per_kv_head`):
+    /// the k and v projections of a grouped-query group, their biases and
+    /// companions. Under KV-head replication (a tensor size above the
+    /// group's KV heads, see [`ParameterGroupSpec::grouped_query`]) each of
+    /// its units, one KV head, is held whole by T / H tensor ranks; the
+    /// other partitioned members split their query heads. Only for
+    /// [`MemberSharding::Partitioned`] and
+    /// [`MemberSharding::PartitionedSegments`] members of a group with query
+    /// units; building any other group with it is
+    /// [`ErrorCode::InvalidGroup`].
+    pub fn with_per_kv_head(mut self) -> Self {
+        self.per_kv_head = true;
         self
     }
 
@@ -207,6 +224,13 @@ impl ParameterMemberSpec {
     /// The element type, when known.
     pub const fn dtype(&self) -> Option<Dtype> {
         self.dtype
+    }
+
+    /// Whether the member is per KV head: its units (the group's KV heads)
+    /// are held whole under KV-head replication rather than following the
+    /// query heads (see [`ParameterMemberSpec::with_per_kv_head`]).
+    pub const fn per_kv_head(&self) -> bool {
+        self.per_kv_head
     }
 
     /// Reads a descriptor the library filled (borrowed strings and arrays).
@@ -242,6 +266,7 @@ impl ParameterMemberSpec {
             global_shape: shape.to_vec(),
             sharding,
             dtype: (desc.has_dtype != 0).then(|| Dtype::from_raw(desc.dtype)),
+            per_kv_head: desc.per_kv_head != 0,
         })
     }
 }
@@ -286,6 +311,7 @@ impl<'a> MemberDescs<'a> {
                     flat.as_ptr()
                 },
                 segment_count: segments.len(),
+                per_kv_head: flag(member.per_kv_head),
             });
             targets.push(target);
             all_segments.push(flat);
@@ -437,6 +463,54 @@ impl ParameterGroupSpec {
         scope: GroupScope,
         members: impl IntoIterator<Item = ParameterMemberSpec>,
     ) -> Result<Self> {
+        Self::build(logical_name, role, partition_units, None, scope, members)
+    }
+
+    /// A grouped-query attention group: its partition units are its
+    /// `kv_heads` KV heads and it has `query_heads` query heads
+    /// (`eredu_group_desc.query_units`), a positive multiple of `kv_heads`.
+    /// At a tensor size T up to `kv_heads` it plans as
+    /// [`ParameterGroupSpec::scoped`] with `Some(kv_heads)`; above, T must be
+    /// a multiple of `kv_heads` that divides `query_heads` (KV-head
+    /// replication, docs/planning.md): tensor rank t then holds KV head
+    /// t / (T / kv_heads) whole in its per-KV-head members
+    /// ([`ParameterMemberSpec::with_per_kv_head`], reported with
+    /// [`LocalTensorLayout::kv_head_copies`](crate::LocalTensorLayout::kv_head_copies)
+    /// = T / `kv_heads`) and query heads
+    /// [t * `query_heads` / T, (t + 1) * `query_heads` / T) in the other
+    /// partitioned members; any other T is [`ErrorCode::InvalidTensor`] when
+    /// a rank is planned.
+    ///
+    /// # Errors
+    /// As [`ParameterGroupSpec::scoped`]; `query_heads` that is not a
+    /// positive multiple of `kv_heads` is [`ErrorCode::InvalidGroup`].
+    pub fn grouped_query(
+        logical_name: impl AsRef<str>,
+        role: ParameterRole,
+        kv_heads: u64,
+        query_heads: u64,
+        scope: GroupScope,
+        members: impl IntoIterator<Item = ParameterMemberSpec>,
+    ) -> Result<Self> {
+        Self::build(
+            logical_name,
+            role,
+            Some(kv_heads),
+            Some(query_heads),
+            scope,
+            members,
+        )
+    }
+
+    /// `eredu_group_new` with every field of an `eredu_group_desc`.
+    fn build(
+        logical_name: impl AsRef<str>,
+        role: ParameterRole,
+        partition_units: Option<u64>,
+        query_units: Option<u64>,
+        scope: GroupScope,
+        members: impl IntoIterator<Item = ParameterMemberSpec>,
+    ) -> Result<Self> {
         ensure_compatible()?;
         let name = c_string("group name", logical_name.as_ref())?;
         let members: Vec<ParameterMemberSpec> = members.into_iter().collect();
@@ -449,6 +523,8 @@ impl ParameterGroupSpec {
             has_partition_units: flag(partition_units.is_some()),
             partition_units: partition_units.unwrap_or(0),
             scope: &scope,
+            has_query_units: flag(query_units.is_some()),
+            query_units: query_units.unwrap_or(0),
         };
         let mut out = ptr::null_mut();
         call(|error| {
@@ -499,6 +575,13 @@ impl ParameterGroupSpec {
         option(self.info.has_partition_units, self.info.partition_units)
     }
 
+    /// The query heads of a grouped-query group (whose partition units are
+    /// its KV heads), when it has them
+    /// ([`ParameterGroupSpec::grouped_query`]).
+    pub const fn query_units(&self) -> Option<u64> {
+        option(self.info.has_query_units, self.info.query_units)
+    }
+
     /// The pipeline/expert ownership scope.
     pub fn scope(&self) -> GroupScope {
         GroupScope::from_info(&self.info)
@@ -544,6 +627,7 @@ impl std::fmt::Debug for ParameterGroupSpec {
             .field("logical_name", &self.logical_name())
             .field("role", &self.role())
             .field("partition_units", &self.partition_units())
+            .field("query_units", &self.query_units())
             .field("member_count", &self.member_count())
             .finish()
     }

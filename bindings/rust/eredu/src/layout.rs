@@ -249,6 +249,7 @@ pub struct LocalTensorLayout<'a> {
     logical_range: Option<(u64, u64)>,
     fell_back_to_replication: bool,
     local_bytes: Option<u64>,
+    kv_head_copies: u64,
     _layout: PhantomData<&'a LocalModelLayout>,
 }
 
@@ -313,6 +314,7 @@ impl<'a> LocalTensorLayout<'a> {
                 .then_some((info.logical_start, info.logical_end)),
             fell_back_to_replication: info.fell_back_to_replication != 0,
             local_bytes: option(info.has_local_bytes, info.local_bytes),
+            kv_head_copies: info.kv_head_copies,
             _layout: PhantomData,
         }
     }
@@ -379,6 +381,15 @@ impl<'a> LocalTensorLayout<'a> {
     pub const fn local_bytes(&self) -> Option<u64> {
         self.local_bytes
     }
+
+    /// The tensor ranks holding this same selection (`eredu.layout.v1`
+    /// `kv_head_copies`): T / H for a per-KV-head member
+    /// ([`ParameterMemberSpec::with_per_kv_head`](crate::ParameterMemberSpec::with_per_kv_head))
+    /// of a group with H KV heads planned at a tensor size T above H
+    /// (KV-head replication), else 1.
+    pub const fn kv_head_copies(&self) -> u64 {
+        self.kv_head_copies
+    }
 }
 
 impl std::fmt::Debug for LocalTensorLayout<'_> {
@@ -395,6 +406,7 @@ impl std::fmt::Debug for LocalTensorLayout<'_> {
             .field("logical_range", &self.logical_range())
             .field("fell_back_to_replication", &self.fell_back_to_replication())
             .field("local_bytes", &self.local_bytes())
+            .field("kv_head_copies", &self.kv_head_copies())
             .finish()
     }
 }
