@@ -57,7 +57,7 @@ eredu_status eredu_plan_rank(const eredu_model* model, const eredu_topology* top
         EREDU_TRY(require(topology, "topology"));
         EREDU_TRY(plan, plan_options_argument(options));
         EREDU_TRY(require(out, "out"));
-        EREDU_TRY(sizes, topology_argument(topology, "topology"));
+        EREDU_TRY(sizes, planned_topology(topology, plan));
         EREDU_TRY(planned, plan_rank(model->description, sizes, rank, plan.policy, plan.threads));
         // Published only once complete: a layout or an error, never half.
         *out = make_layout_handle(std::move(planned)).release();

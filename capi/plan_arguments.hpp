@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "firewall.hpp"
 #include "plan/layout.hpp"
@@ -48,6 +49,7 @@ struct PlanArguments {
   unsigned threads = 0;
   eredu_progress_fn progress = nullptr;
   void* progress_data = nullptr;
+  std::vector<std::uint64_t> pipeline_layers;  // empty: balanced stages
 };
 
 /// A caller's eredu_plan_options (named "options" in messages), or the
@@ -56,7 +58,22 @@ inline Result<PlanArguments> plan_options_argument(const eredu_plan_options* opt
   if (options == nullptr) return PlanArguments{};
   EREDU_TRY(read, read_sized(options, SizedDefaults<eredu_plan_options>::value(), "options"));
   EREDU_TRY(policy, policy_argument(read.policy, ArgumentName::field("options", "->policy")));
-  return PlanArguments{policy, read.threads, read.progress, read.progress_data};
+  const ArgumentName layers_name = ArgumentName::field("options", "->pipeline_layers");
+  EREDU_TRY(require_array(read.pipeline_layers, read.pipeline_layer_count, layers_name));
+  EREDU_TRY(count_argument(read.pipeline_layer_count, sizeof(std::uint64_t), sizeof(std::uint64_t),
+                           ArgumentName::field("options", "->pipeline_layer_count")));
+  std::vector<std::uint64_t> layers(read.pipeline_layers,
+                                    read.pipeline_layers + read.pipeline_layer_count);
+  return PlanArguments{policy, read.threads, read.progress, read.progress_data, std::move(layers)};
+}
+
+/// The topology a planning call plans: the caller's eredu_topology, with the
+/// chosen pipeline stages of `plan` when it has any.
+inline Result<ParallelTopology> planned_topology(const eredu_topology* topology,
+                                                 const PlanArguments& plan) {
+  EREDU_TRY(sizes, topology_argument(topology, "topology"));
+  if (plan.pipeline_layers.empty()) return sizes;
+  return sizes.with_pipeline_layers(plan.pipeline_layers);
 }
 
 }  // namespace eredu::capi

@@ -18,6 +18,12 @@ struct SizedDefaults<eredu_topology> {
   static eredu_topology value() { return EREDU_TOPOLOGY_INIT; }
 };
 
+/// Worlds up to 64 ranks.
+template <>
+struct SizedDefaults<eredu_fit_options> {
+  static eredu_fit_options value() { return EREDU_FIT_OPTIONS_INIT; }
+};
+
 }  // namespace eredu::capi
 
 // The structs of eredu/format.h, residency.h, residency_policy.h and

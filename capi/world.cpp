@@ -12,6 +12,7 @@
 #include "admission/check.hpp"
 #include "admission/check_json.hpp"
 #include "admission/policy.hpp"
+#include "admission_arguments.hpp"
 #include "firewall.hpp"
 #include "handles.hpp"
 #include "outputs.hpp"
@@ -34,20 +35,6 @@ WorldOptions world_options(const PlanArguments& plan) {
     };
   }
   return options;
-}
-
-/// The admission policy of the options (AdmissionPolicy::
-/// from_residency_document).
-Result<AdmissionPolicy> admission_argument(const eredu_check_options& options) {
-  EREDU_TRY(has_budget, flag_argument(options.has_device_budget,
-                                      ArgumentName::field("options", "->has_device_budget")));
-  std::optional<std::string_view> document;
-  if (options.residency_json != nullptr) {
-    document = std::string_view(options.residency_json, options.residency_json_length);
-  }
-  return AdmissionPolicy::from_residency_document(
-      document,
-      has_budget ? std::optional<std::uint64_t>(options.device_budget_bytes) : std::nullopt);
 }
 
 }  // namespace
@@ -75,7 +62,7 @@ eredu_status eredu_plan_world_json(const eredu_model* model, const eredu_topolog
         EREDU_TRY(require(topology, "topology"));
         EREDU_TRY(plan, plan_options_argument(options));
         EREDU_TRY(require(out, "out"));
-        EREDU_TRY(sizes, topology_argument(topology, "topology"));
+        EREDU_TRY(sizes, planned_topology(topology, plan));
         EREDU_TRY(world, plan_world(model->description, sizes, plan.policy, world_options(plan)));
         return buffer_out(world_to_json(world), out, length);
       },
@@ -92,17 +79,11 @@ eredu_status eredu_check_json(const eredu_model* model, const eredu_topology* to
         EREDU_TRY(require(model, "model"));
         EREDU_TRY(require(topology, "topology"));
         EREDU_TRY(plan, plan_options_argument(plan_options));
-        eredu_check_options chosen = SizedDefaults<eredu_check_options>::value();
-        if (options != nullptr) {
-          EREDU_TRY(read, read_sized(options, chosen, "options"));
-          EREDU_TRY(require_array(read.residency_json, read.residency_json_length,
-                                  ArgumentName::field("options", "->residency_json")));
-          chosen = read;
-        }
+        EREDU_TRY(chosen, check_options_argument(options, "options"));
         EREDU_TRY(require(out, "out"));
         // The residency document is judged before anything is planned.
-        EREDU_TRY(admission, admission_argument(chosen));
-        EREDU_TRY(sizes, topology_argument(topology, "topology"));
+        EREDU_TRY(admission, admission_argument(chosen, "options"));
+        EREDU_TRY(sizes, planned_topology(topology, plan));
         EREDU_TRY(report, check_world(model->description, sizes, plan.policy, admission,
                                       world_options(plan)));
         return buffer_out(check_to_json(report), out, length);

@@ -47,11 +47,22 @@ struct eredu_plan_options {
   eredu_progress_fn progress;
   /** Passed to `progress` as user_data. */
   void *progress_data;
+  /** Pipeline stages of chosen sizes: stage s owns pipeline_layers[s]
+   * consecutive decoder layers (`pipeline_layer_count` values, one per
+   * pipeline stage, each at least 1, summing to the model's layers;
+   * docs/planning.md, "Pipeline stages of chosen sizes"). NULL and 0 (the
+   * default): the balanced split. Read for the call. A count other than
+   * the pipeline size, a 0 entry or a sum that overflows is
+   * EREDU_E_INVALID_ARGUMENT; a sum other than the model's layers is
+   * EREDU_E_INVALID_ARGUMENT when planning. */
+  const uint64_t *pipeline_layers;
+  size_t pipeline_layer_count;
 };
 
-/** The defaults: EREDU_POLICY_REQUIRE, threads 0, no progress callback. */
+/** The defaults: EREDU_POLICY_REQUIRE, threads 0, no progress callback,
+ * balanced pipeline stages. */
 #define EREDU_PLAN_OPTIONS_INIT \
-  { (uint32_t)sizeof(eredu_plan_options), 0, 0, NULL, NULL }
+  { (uint32_t)sizeof(eredu_plan_options), 0, 0, NULL, NULL, NULL, 0 }
 
 EREDU_BEGIN_DECLS
 

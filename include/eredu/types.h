@@ -194,5 +194,7 @@ typedef struct eredu_load_request_info eredu_load_request_info;
 typedef struct eredu_layerwise_model_metadata_info eredu_layerwise_model_metadata_info;
 /** The residency policy of an admission check (eredu/world.h). */
 typedef struct eredu_check_options eredu_check_options;
+/** What eredu_fit_json searches (eredu/world.h). */
+typedef struct eredu_fit_options eredu_fit_options;
 
 #endif /* EREDU_TYPES_H */

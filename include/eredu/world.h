@@ -39,6 +39,22 @@ struct eredu_check_options {
 #define EREDU_CHECK_OPTIONS_INIT \
   { (uint32_t)sizeof(eredu_check_options), 0, NULL, 0, 0 }
 
+/**
+ * What eredu_fit_json searches. A sized struct (docs/abi.md): initialize
+ * with EREDU_FIT_OPTIONS_INIT or eredu_fit_options_init; a NULL options
+ * pointer means the defaults.
+ */
+struct eredu_fit_options {
+  /** The caller's sizeof(eredu_fit_options). */
+  uint32_t struct_size;
+  /** The largest world T * P * E searched, from 1 to 1024; default 64. */
+  uint64_t max_world;
+};
+
+/** The defaults: worlds up to 64 ranks. */
+#define EREDU_FIT_OPTIONS_INIT \
+  { (uint32_t)sizeof(eredu_fit_options), 64 }
+
 EREDU_BEGIN_DECLS
 
 /**
@@ -133,6 +149,58 @@ EREDU_API eredu_status eredu_check_json(const eredu_model *model, const eredu_to
                                         const eredu_plan_options *plan,
                                         const eredu_check_options *options, char **out,
                                         size_t *length, eredu_error **error);
+
+/**
+ * Initializes the first `size` bytes of `options` (pass sizeof *options):
+ * zeroes, the defaults of EREDU_FIT_OPTIONS_INIT for the fields they hold,
+ * struct_size = size.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (options);
+ *         EREDU_E_INVALID_ARGUMENT (size below 4 or above 4096, or ending
+ *         inside a field).
+ * Thread-safe.
+ */
+EREDU_API eredu_status eredu_fit_options_init(eredu_fit_options *options, size_t size,
+                                              eredu_error **error);
+
+/**
+ * Which sizes work: plans and admits every topology T x P x E x 1 with
+ * T * P * E <= options->max_world, as eredu_check_json would, and writes
+ * canonical eredu.fit.v1 text (docs/interchange.md): per topology, ordered
+ * by world size then T then P, whether it plans (else its first error's
+ * status name and message), the largest device peak of its ranks and
+ * whether every rank fits; then the smallest world with a topology that
+ * fits. A topology that does not plan or fit is not an error of the call.
+ *
+ * @param model   the description; borrowed for the call.
+ * @param plan    policy, threads (per topology, as eredu_plan_world_json)
+ *                and progress, called after each topology with (topologies
+ *                done, topologies in all); NULL for the defaults. Its
+ *                pipeline_layers must be empty: fit varies the pipeline
+ *                size.
+ * @param check   the residency policy, as eredu_check_json; NULL for fully
+ *                resident, unbounded.
+ * @param options the largest world; NULL for the defaults.
+ * @param out     receives a NUL-terminated UTF-8 buffer owned by the
+ *                caller, released with eredu_buffer_free; NULL on failure.
+ * @param length  optional (may be NULL): the text length in bytes without
+ *                the terminator.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, out, a NULL residency_json
+ *         with a nonzero length, a NULL pipeline_layers with a nonzero
+ *         count); EREDU_E_INVALID_ARGUMENT (a struct_size, unknown policy,
+ *         has_device_budget not 0 or 1, pipeline layers given, max_world 0
+ *         or above 1024; after the document: a device budget with a
+ *         residency kind other than fully resident); the residency
+ *         document's errors, as eredu_check_json; EREDU_E_CANCELLED;
+ *         EREDU_E_OUT_OF_MEMORY.
+ * Thread-safe (the model is read-only). Cost: every rank of every
+ * topology is planned once; about 0.7 s for the 64-rank search of an
+ * 80-layer, 723-tensor model on two cores.
+ */
+EREDU_API eredu_status eredu_fit_json(const eredu_model *model, const eredu_plan_options *plan,
+                                      const eredu_check_options *check,
+                                      const eredu_fit_options *options, char **out, size_t *length,
+                                      eredu_error **error);
 
 EREDU_END_DECLS
 

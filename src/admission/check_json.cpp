@@ -7,7 +7,6 @@
 #include "world/world_json.hpp"
 
 namespace eredu {
-namespace {
 
 void append_model(JsonWriter& writer, const ModelDescription& model) {
   writer.begin_object();
@@ -21,6 +20,8 @@ void append_model(JsonWriter& writer, const ModelDescription& model) {
   writer.key("global_bytes").uint(model.global_bytes());
   writer.end_object();
 }
+
+namespace {
 
 void append_error(JsonWriter& writer, const std::optional<BudgetExcess>& excess) {
   if (!excess) {

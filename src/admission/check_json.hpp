@@ -11,6 +11,10 @@
 
 namespace eredu {
 
+/// Writes the `model` object of `eredu.check.v1` as the next value: name
+/// (null when unnamed), tensors, global_bytes.
+void append_model(JsonWriter& writer, const ModelDescription& model);
+
 /// Writes the `residency` object of `eredu.check.v1` as the next value:
 /// kind, device_budget_bytes, host_budget_bytes (null when unbounded),
 /// prefetch_depth, host_lookahead.

@@ -15,20 +15,11 @@
 namespace eredu {
 namespace {
 
-constexpr std::size_t kListedFailures = 8;
-
 std::string budget_text(std::optional<std::uint64_t> budget) {
   return budget ? human_bytes(*budget) : "unbounded";
 }
 
-std::string residency_line(const AdmissionPolicy& policy) {
-  const OffloadConfig& config = policy.config();
-  return fmt::format(
-      "residency: {}; device budget {}, host budget {}, prefetch depth {}, host lookahead {}\n",
-      execution_residency_name(policy.layers().execution_residency()),
-      budget_text(config.device_budget_bytes()), budget_text(config.host_budget_bytes()),
-      config.prefetch_depth(), policy.host_lookahead());
-}
+constexpr std::size_t kListedFailures = 8;
 
 std::string ranks_table(const CheckReport& report) {
   constexpr auto kRight = TextTable::Align::Right;
@@ -89,6 +80,15 @@ std::string verdict(const CheckReport& report) {
 }
 
 }  // namespace
+
+std::string residency_line(const AdmissionPolicy& policy) {
+  const OffloadConfig& config = policy.config();
+  return fmt::format(
+      "residency: {}; device budget {}, host budget {}, prefetch depth {}, host lookahead {}\n",
+      execution_residency_name(policy.layers().execution_residency()),
+      budget_text(config.device_budget_bytes()), budget_text(config.host_budget_bytes()),
+      config.prefetch_depth(), policy.host_lookahead());
+}
 
 std::string check_table(const CheckReport& report) {
   return residency_line(report.policy) + "\n" + ranks_table(report) + "\n" + verdict(report);

@@ -11,6 +11,10 @@
 
 namespace eredu {
 
+/// "residency: fully_resident; device budget 80.00 GiB, host budget
+/// unbounded, prefetch depth 1, host lookahead 1" and a newline.
+std::string residency_line(const AdmissionPolicy& policy);
+
 /// The residency line, one row per rank (local, static, layer units, device
 /// window, device, host and disk bytes in human units, fits), then the
 /// verdict: `fits: all N ranks; ...` with the largest device and host peaks

@@ -24,6 +24,7 @@ Result<int> run_describe(const DescribeArgs& args);
 /// an eredu.check.v1 document; 3 on coverage problems or a rank that does not
 /// fit.
 Result<int> run_check(const CheckArgs& args);
+Result<int> run_fit(const FitArgs& args);
 
 /// `eredu residency`: validates an eredu.residency.v1 policy (a file, or -
 /// for stdin) and prints the configuration it derives.

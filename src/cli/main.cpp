@@ -50,7 +50,12 @@ CLI::Option* add_count(CLI::App& command, const char* name, std::uint64_t& value
 
 void add_topology_flags(CLI::App& command, TopologyFlags& flags, bool with_data) {
   add_count(command, "--tp", flags.tensor, "tensor-parallel size")->default_val(1);
-  add_count(command, "--pp", flags.pipeline, "pipeline-parallel size")->default_val(1);
+  command.add_option("--pp", flags.pipeline, "pipeline-parallel size (default 1)")->check(kDecimal);
+  command
+      .add_option("--pp-layers", flags.pipeline_layers,
+                  "decoder layers of each pipeline stage, e.g. 8,8,7,7 (default: balanced)")
+      ->delimiter(',')
+      ->check(kDecimal);
   add_count(command, "--ep", flags.expert, "expert-parallel size")->default_val(1);
   if (with_data) add_count(command, "--dp", flags.data, "data-parallel size")->default_val(1);
 }
@@ -149,6 +154,22 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"table", "json"}))
       ->default_val("table");
 
+  FitArgs fit;
+  CLI::App* fit_command = app.add_subcommand(
+      "fit", "plan and admit every tensor x pipeline x expert topology up to a world size");
+  CLI::Option* fit_dir =
+      fit_command->add_option("MODEL_DIR", fit.model_dir, "folder with config.json");
+  CLI::Option* fit_groups =
+      fit_command->add_option("--groups", fit.groups, "eredu.groups.v1 file, or - for stdin");
+  fit_dir->excludes(fit_groups);
+  add_policy_flag(*fit_command, fit.policy);
+  const ResidencyFlagOptions fit_residency_flags(*fit_command, fit.residency);
+  add_count(*fit_command, "--max-world", fit.max_world, "largest world size searched")
+      ->default_val(64);
+  fit_command->add_option("--format", fit.format, "table | json")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->default_val("table");
+
   ResidencyArgs residency;
   CLI::App* residency_command = app.add_subcommand(
       "residency", "validate an eredu.residency.v1 weight-residency policy, print what it derives");
@@ -166,11 +187,16 @@ int run(int argc, char** argv) {
     return report_error({Status::InvalidArgument, "plan needs --rank R or --all-ranks"}, json);
   }
   if (rank_flag->count() > 0) plan.rank = rank;
+  if (*fit_command && !fit.model_dir && !fit.groups) {
+    return report_error({Status::InvalidArgument, "fit needs MODEL_DIR or --groups FILE"}, json);
+  }
   residency_flags.collect();
+  fit_residency_flags.collect();
 
   Result<int> status = *plan_command        ? run_plan(plan)
                        : *describe_command  ? run_describe(describe)
                        : *residency_command ? run_residency(residency)
+                       : *fit_command       ? run_fit(fit)
                                             : run_check(check);
   if (!status) return report_error(status.error(), json);
   return status.value();

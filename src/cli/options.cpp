@@ -61,7 +61,11 @@ Result<void> check_flags_apply(ExecutionResidency kind, const ResidencyFlags& fl
 }  // namespace
 
 Result<ParallelTopology> topology_from(const TopologyFlags& flags) {
-  return ParallelTopology::create(flags.tensor, flags.pipeline, flags.expert, flags.data);
+  const std::uint64_t stages = flags.pipeline_layers.empty() ? 1 : flags.pipeline_layers.size();
+  EREDU_TRY(topology, ParallelTopology::create(flags.tensor, flags.pipeline.value_or(stages),
+                                               flags.expert, flags.data));
+  if (flags.pipeline_layers.empty()) return topology;
+  return topology.with_pipeline_layers(flags.pipeline_layers);
 }
 
 Result<ShardingPolicy> policy_from(const std::string& flag) {

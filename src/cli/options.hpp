@@ -8,7 +8,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "admission/fit.hpp"
 #include "admission/policy.hpp"
 #include "core/result.hpp"
 #include "plan/layout.hpp"
@@ -16,12 +18,13 @@
 
 namespace eredu {
 
-/// `--tp --pp --ep --dp`, each 1 unless given.
+/// `--tp --pp --ep --dp`, each 1 unless given, and `--pp-layers`.
 struct TopologyFlags {
   std::uint64_t tensor = 1;
-  std::uint64_t pipeline = 1;
+  std::optional<std::uint64_t> pipeline;  // default: one stage per --pp-layers count, else 1
   std::uint64_t expert = 1;
   std::uint64_t data = 1;
+  std::vector<std::uint64_t> pipeline_layers;  // --pp-layers 8,8,7,7; empty: balanced
 };
 
 /// `eredu plan`.
@@ -60,12 +63,24 @@ struct CheckArgs {
   std::string format = "table";
 };
 
+/// `eredu fit`: a model folder or a description (exactly one).
+struct FitArgs {
+  std::optional<std::string> model_dir;
+  std::optional<std::string> groups;  // a file, or "-" for standard input
+  std::string policy = "require";
+  ResidencyFlags residency;
+  std::uint64_t max_world = kDefaultFitWorld;
+  std::string format = "table";
+};
+
 /// `eredu residency`.
 struct ResidencyArgs {
   std::string policy;  // a file, or "-" for standard input
 };
 
-/// Errors: ZeroAxis, WorldSizeOverflow (ParallelTopology::create).
+/// The sizes, then the chosen pipeline stages. Errors: ZeroAxis,
+/// WorldSizeOverflow (ParallelTopology::create), then InvalidArgument
+/// (ParallelTopology::with_pipeline_layers).
 Result<ParallelTopology> topology_from(const TopologyFlags& flags);
 
 /// `require`, `require-even`, `replicate-unsupported` (or the snake_case

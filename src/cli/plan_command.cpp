@@ -1,41 +1,17 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The eredu authors
 
-#include <cstdio>
-#include <memory>
-#include <string>
-
 #include "cli/commands.hpp"
+#include "cli/input.hpp"
 #include "cli/layout_table.hpp"
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
 #include "cli/world_table.hpp"
-#include "interchange/groups_json.hpp"
 #include "interchange/layout_json.hpp"
 #include "plan/planner.hpp"
 #include "world/world_json.hpp"
 
 namespace eredu {
-namespace {
-
-Result<std::string> read_stdin() {
-  std::string text;
-  char buffer[1 << 16];
-  std::size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof buffer, stdin)) > 0) text.append(buffer, got);
-  if (std::ferror(stdin))
-    return fail(Status::Io, "cannot read the description from standard input");
-  return text;
-}
-
-Result<std::shared_ptr<const ModelDescription>> load_description(const std::string& source) {
-  if (source != "-") return load_groups_json_file(source);
-  EREDU_TRY(text, read_stdin());
-  return load_groups_json(text);
-}
-
-}  // namespace
-
 Result<int> run_plan(const PlanArgs& args) {
   EREDU_TRY(policy, policy_from(args.policy));
   EREDU_TRY(model, load_description(args.groups));

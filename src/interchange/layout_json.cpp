@@ -81,6 +81,11 @@ void append_topology(JsonWriter& writer, const ParallelTopology& topology) {
   writer.key("pipeline").uint(topology.pipeline());
   writer.key("expert").uint(topology.expert());
   writer.key("data").uint(topology.data());
+  if (!topology.pipeline_layers().empty()) {
+    writer.key("pipeline_layers").begin_array();
+    for (std::uint64_t count : topology.pipeline_layers()) writer.uint(count);
+    writer.end_array();
+  }
   writer.end_object();
 }
 

@@ -4,6 +4,7 @@
 #include "topology/topology.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <string>
 #include <string_view>
@@ -18,6 +19,14 @@ constexpr std::array<ParallelAxis, 4> kAxes{ParallelAxis::Tensor, ParallelAxis::
 // Subgroup colors are mixed-radix numbers over the other axes in this order.
 constexpr std::array<ParallelAxis, 4> kColorOrder{ParallelAxis::Data, ParallelAxis::Pipeline,
                                                   ParallelAxis::Tensor, ParallelAxis::Expert};
+
+// EmptyPartition for fewer layers or experts than their axis has ranks.
+Error too_few(std::uint64_t items, std::string_view noun, std::uint64_t parts,
+              std::string_view part_noun, std::string_view axis) {
+  std::string text = fmt::format("{} {} cannot be split over {} {}", items, noun, parts, part_noun);
+  if (items > 0) text += fmt::format("; {} sizes from 1 to {} work", axis, items);
+  return Error{Status::EmptyPartition, std::move(text)};
+}
 
 auto world_size_overflow() {
   return fail(Status::WorldSizeOverflow, "parallel topology world size overflows usize");
@@ -89,6 +98,54 @@ Result<ParallelTopology> ParallelTopology::create(std::uint64_t tensor, std::uin
   return topology;
 }
 
+Result<ParallelTopology> ParallelTopology::with_pipeline_layers(
+    std::vector<std::uint64_t> counts) const {
+  if (counts.size() != pipeline()) {
+    return failf(Status::InvalidArgument,
+                 "pipeline layers: {} count{} for {} pipeline stage{}; give one per stage",
+                 counts.size(), counts.size() == 1 ? "" : "s", pipeline(),
+                 pipeline() == 1 ? "" : "s");
+  }
+  std::uint64_t total = 0;
+  for (std::size_t stage = 0; stage < counts.size(); ++stage) {
+    if (counts[stage] == 0) {
+      return failf(Status::InvalidArgument,
+                   "pipeline layers: stage {} has 0 layers; every stage needs at least one", stage);
+    }
+    auto sum = checked_add(total, counts[stage]);
+    if (!sum) return fail(Status::InvalidArgument, "pipeline layers: the sum overflows 64 bits");
+    total = *sum;
+  }
+  ParallelTopology topology = *this;
+  topology.pipeline_layers_ = std::move(counts);
+  return topology;
+}
+
+Result<IndexRange> ParallelTopology::stage_layers(std::uint64_t layers, std::uint64_t stage) const {
+  if (pipeline_layers_.empty()) {
+    if (layers < pipeline()) {
+      return too_few(layers, "decoder layers", pipeline(), "pipeline stages", "pipeline");
+    }
+    return balanced_contiguous_range(layers, pipeline(), stage, false);
+  }
+  std::uint64_t total = 0;
+  IndexRange range;
+  for (std::size_t s = 0; s < pipeline_layers_.size(); ++s) {
+    if (s == stage) range = {total, total + pipeline_layers_[s]};
+    total += pipeline_layers_[s];  // checked by with_pipeline_layers
+  }
+  if (total != layers) {
+    return failf(Status::InvalidArgument,
+                 "pipeline layers {} sum to {}, not the model's {} decoder layers",
+                 fmt::join(pipeline_layers_, ", "), total, layers);
+  }
+  if (stage >= pipeline_layers_.size()) {
+    return failf(Status::PartitionOutOfRange, "partition index {} is outside {} parts", stage,
+                 pipeline_layers_.size());
+  }
+  return range;
+}
+
 Result<ParallelCoordinates> ParallelTopology::coordinates(std::uint64_t rank) const {
   if (rank >= world_size_) {
     return failf(Status::RankOutOfRange, "rank {} is outside world size {}", rank, world_size_);
@@ -140,6 +197,10 @@ Result<ParallelRankTopology> ParallelRankTopology::create(const ParallelTopology
                                                           std::uint64_t global_rank) {
   EREDU_TRY(validated, ParallelTopology::create(topology.tensor(), topology.pipeline(),
                                                 topology.expert(), topology.data()));
+  if (!topology.pipeline_layers().empty()) {
+    EREDU_TRY(chosen, validated.with_pipeline_layers(topology.pipeline_layers()));
+    validated = std::move(chosen);
+  }
   EREDU_TRY(coordinates, validated.coordinates(global_rank));
   ParallelRankTopology rank;
   rank.topology_ = validated;
@@ -197,23 +258,8 @@ std::optional<std::uint64_t> ParallelRankTopology::pipeline_successor() const {
   return rank ? std::optional<std::uint64_t>(rank.value()) : std::nullopt;
 }
 
-namespace {
-
-// EmptyPartition for fewer layers or experts than their axis has ranks.
-Error too_few(std::uint64_t items, std::string_view noun, std::uint64_t parts,
-              std::string_view part_noun, std::string_view axis) {
-  std::string text = fmt::format("{} {} cannot be split over {} {}", items, noun, parts, part_noun);
-  if (items > 0) text += fmt::format("; {} sizes from 1 to {} work", axis, items);
-  return Error{Status::EmptyPartition, std::move(text)};
-}
-
-}  // namespace
-
 Result<IndexRange> ParallelRankTopology::layer_range(std::uint64_t layers) const {
-  if (layers < topology_.pipeline()) {
-    return too_few(layers, "decoder layers", topology_.pipeline(), "pipeline stages", "pipeline");
-  }
-  return balanced_contiguous_range(layers, topology_.pipeline(), coordinates_.pipeline, false);
+  return topology_.stage_layers(layers, coordinates_.pipeline);
 }
 
 Result<IndexRange> ParallelRankTopology::expert_range(std::uint64_t experts) const {

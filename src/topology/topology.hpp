@@ -48,6 +48,22 @@ class ParallelTopology {
   std::uint64_t size(ParallelAxis axis) const { return sizes_[static_cast<std::uint32_t>(axis)]; }
   std::uint64_t world_size() const { return world_size_; }
 
+  /// This topology with pipeline stage s owning counts[s] consecutive
+  /// decoder layers instead of the balanced split (docs/planning.md,
+  /// "Pipeline stages of chosen sizes"). Errors: InvalidArgument when there
+  /// is not one count per pipeline stage, a count is 0, or their sum
+  /// overflows. Whether they sum to the model's layers is checked when a
+  /// layer range is taken (stage_layers).
+  Result<ParallelTopology> with_pipeline_layers(std::vector<std::uint64_t> counts) const;
+  /// The chosen layer counts, one per stage; empty for the balanced split.
+  const std::vector<std::uint64_t>& pipeline_layers() const { return pipeline_layers_; }
+  /// The decoder layers [start, end) of pipeline stage `stage` of a model of
+  /// `layers`: the chosen counts, or balanced_contiguous_range. Errors:
+  /// InvalidArgument (chosen counts that do not sum to `layers`),
+  /// EmptyPartition (fewer layers than stages, naming the sizes that work),
+  /// balanced_contiguous_range's.
+  Result<IndexRange> stage_layers(std::uint64_t layers, std::uint64_t stage) const;
+
   /// Errors: RankOutOfRange.
   Result<ParallelCoordinates> coordinates(std::uint64_t rank) const;
   /// Errors: CoordinateOutOfRange (tensor, pipeline, expert, data order),
@@ -61,6 +77,7 @@ class ParallelTopology {
  private:
   std::array<std::uint64_t, 4> sizes_{1, 1, 1, 1};
   std::uint64_t world_size_ = 1;
+  std::vector<std::uint64_t> pipeline_layers_;
 };
 
 /// One axis subgroup of a rank: its color (a mixed-radix number over the other
@@ -117,11 +134,12 @@ class ParallelRankTopology {
   bool owns_embedding() const { return coordinates_.pipeline == 0; }
   bool owns_output_head() const { return coordinates_.pipeline + 1 == topology_.pipeline(); }
 
-  /// Balanced layers of this pipeline stage. Errors: EmptyPartition (fewer
-  /// layers than stages, naming the sizes that work), else as
-  /// balanced_contiguous_range.
+  /// The layers of this pipeline stage (ParallelTopology::stage_layers,
+  /// whose errors it returns).
   Result<IndexRange> layer_range(std::uint64_t layers) const;
-  /// Balanced routed experts of this expert rank. Errors as layer_range.
+  /// Balanced routed experts of this expert rank. Errors: EmptyPartition
+  /// (fewer experts than expert ranks, naming the sizes that work), else as
+  /// balanced_contiguous_range.
   Result<IndexRange> expert_range(std::uint64_t experts) const;
   Result<bool> owns_layer(std::uint64_t layers, std::uint64_t layer) const;
   Result<bool> owns_expert(std::uint64_t experts, std::uint64_t expert) const;

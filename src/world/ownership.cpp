@@ -38,10 +38,13 @@ Result<bool> scope_owned_by(const GroupScope& scope, const ModelInfo& info,
     case GroupScope::Kind::Indexed:
       break;
   }
-  if (scope.layer) {
-    EREDU_TRY(owned, owns_index(*scope.layer, info.layers, topology.pipeline(),
-                                coordinates.pipeline, Status::MissingLayerCount, "layer"));
-    if (!owned) return false;
+  if (scope.layer && topology.pipeline() > 1) {
+    if (!info.layers) {
+      return failf(Status::MissingLayerCount, "coverage needs the layer count to place scope {}",
+                   *scope.layer);
+    }
+    EREDU_TRY(range, topology.stage_layers(*info.layers, coordinates.pipeline));
+    if (!range.contains(*scope.layer)) return false;
   }
   if (scope.expert) {
     // experts == 0 means a dense model, the same as no count.

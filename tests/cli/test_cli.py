@@ -225,6 +225,65 @@ class Models(unittest.TestCase):
         self.assertRegex(table, r"\nmodel\.layers\.0\.self_attn\.k_proj\.weight +range axis 0 "
                                 r"\[256, 384\) +\[128, 8192\] +4\.00 MiB +KV head on 2 ranks\n")
 
+    def test_pipeline_stages_of_chosen_sizes(self):
+        reflection = model("reflection-llama-3.1-70b")
+        result = run("check", reflection, "--tp", "8", "--pp-layers", "30,50", "--format", "json")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        report = json.loads(result.stdout)
+        self.assertEqual(report["topology"], {"tensor": 8, "pipeline": 2, "expert": 1, "data": 1,
+                                              "pipeline_layers": [30, 50]})
+        self.assertTrue(report["coverage"]["ok"])
+        first, last = report["ranks"][0], report["ranks"][8]
+        self.assertEqual((first["layer_units"], last["layer_units"]), (30, 50))
+        # --pp, when given, must agree with the counts.
+        same = run("check", reflection, "--tp", "8", "--pp", "2", "--pp-layers", "30,50",
+                   "--format", "json")
+        self.assertEqual(json.loads(same.stdout)["ranks"], report["ranks"])
+        for args, message in (
+                (["--pp-layers", "30,40"],
+                 "pipeline layers 30, 40 sum to 70, not the model's 80 decoder layers"),
+                (["--pp", "3", "--pp-layers", "30,50"],
+                 "pipeline layers: 2 counts for 3 pipeline stages; give one per stage"),
+                (["--pp-layers", "80,0"],
+                 "pipeline layers: stage 1 has 0 layers; every stage needs at least one")):
+            with self.subTest(args=args):
+                failed = run("check", reflection, *args)
+                self.assertEqual((failed.returncode, failed.stdout), (2, ""))
+                self.assertEqual(failed.stderr, f"error[EREDU_E_INVALID_ARGUMENT]: {message}\n")
+
+    def test_fit_finds_the_smallest_world(self):
+        reflection = model("reflection-llama-3.1-70b")
+        result = run("fit", reflection, "--device-budget", "80GiB", "--format", "json")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        report = json.loads(result.stdout)
+        self.assertEqual(report["schema"], "eredu.fit.v1")
+        self.assertEqual(report["max_world"], 64)
+        self.assertEqual(report["smallest_fitting_world"], 4)
+        rows = {(t["tp"], t["pp"], t["ep"]): t for t in report["topologies"]}
+        self.assertEqual(len(rows), len(report["topologies"]))
+        self.assertTrue(all(t["world"] == t["tp"] * t["pp"] * t["ep"] <= 64
+                            for t in report["topologies"]))
+        self.assertEqual(rows[(1, 1, 1)], {"tp": 1, "pp": 1, "ep": 1, "world": 1, "plans": True,
+                                           "fits": False, "device_peak_bytes": 282215219200})
+        self.assertEqual(rows[(2, 1, 1)]["device_peak_bytes"], 141110247424)
+        self.assertFalse(rows[(2, 1, 1)]["fits"])
+        self.assertEqual(rows[(4, 1, 1)], {"tp": 4, "pp": 1, "ep": 1, "world": 4, "plans": True,
+                                           "fits": True, "device_peak_bytes": 70557794304})
+        self.assertEqual(rows[(1, 1, 2)]["error"], "EREDU_E_MISSING_EXPERT_COUNT")
+        self.assertNotIn("device_peak_bytes", rows[(1, 1, 2)])
+        self.assertEqual(rows[(16, 1, 1)]["plans"], True)  # KV heads replicated
+        table = run("fit", reflection, "--device-budget", "80GiB", "--max-world", "4").stdout
+        self.assertRegex(table, r"\n +4 +4 +1 +1 +yes +65\.71 GiB +yes\n")
+        self.assertTrue(table.endswith(
+            "\nsmallest fitting world: 4 (tp 1, pp 4, ep 1; tp 2, pp 2, ep 1; tp 4, pp 1, ep 1)\n"))
+        nothing = run("fit", reflection, "--device-budget", "80GiB", "--max-world", "3")
+        self.assertEqual(nothing.returncode, 3)
+        self.assertTrue(nothing.stdout.endswith("\nnothing fits in a world of up to 3 ranks\n"))
+        for args in (["fit"], ["fit", reflection, "--groups", "x.json"],
+                     ["fit", reflection, "--max-world", "0"]):
+            with self.subTest(args=args):
+                self.assertEqual(run(*args).returncode, 2)
+
     def test_check_reflection_tp8(self):
         table = self.check_reflection("--tp", "8")
         self.assertRegex(table, r"\n +0 +0 +0 +0 +0 +723 +32\.86 GiB +-\n")

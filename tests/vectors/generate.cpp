@@ -19,6 +19,7 @@
 #include <map>
 #include <optional>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -47,6 +48,7 @@ struct Case {
   std::string op;
   std::string groups;
   std::uint64_t tp = 1, pp = 1, ep = 1, dp = 1, rank = 0;
+  std::vector<std::uint64_t> pp_layers;  // empty: balanced stages
   ShardingPolicy policy = ShardingPolicy::Require;
   std::optional<std::string> residency;
   std::optional<std::uint64_t> device_budget;
@@ -93,6 +95,11 @@ void set_key(Case& c, const std::string& key, const std::string& value, const st
   } else if (key == "tp" || key == "pp" || key == "ep" || key == "dp") {
     std::uint64_t& axis = key == "tp" ? c.tp : key == "pp" ? c.pp : key == "ep" ? c.ep : c.dp;
     axis = number(value, where);
+  } else if (key == "pp_layers") {
+    std::stringstream counts(value);
+    for (std::string count; std::getline(counts, count, ',');) {
+      c.pp_layers.push_back(number(count, where));
+    }
   } else if (key == "rank") {
     only("layout");
     c.rank = number(value, where);
@@ -151,12 +158,20 @@ std::vector<Case> parse_cases(const std::string& text) {
   return cases;
 }
 
+/// The case's topology, with its chosen pipeline stages (as
+/// eredu_plan_options.pipeline_layers).
+Result<ParallelTopology> topology_of(const Case& c) {
+  EREDU_TRY(topology, ParallelTopology::create(c.tp, c.pp, c.ep, c.dp));
+  if (c.pp_layers.empty()) return topology;
+  return topology.with_pipeline_layers(c.pp_layers);
+}
+
 /// README "Running a case" steps 1–2 through the core.
 Result<std::string> run_case(const Case& c, const std::string& groups,
                              const std::optional<std::string>& residency) {
   EREDU_TRY(model, load_groups_json(groups));
   if (c.op == "layout") {
-    EREDU_TRY(topology, ParallelTopology::create(c.tp, c.pp, c.ep, c.dp));
+    EREDU_TRY(topology, topology_of(c));
     EREDU_TRY(layout, plan_rank(model, topology, c.rank, c.policy));
     return layout_to_json(layout);
   }
@@ -165,7 +180,7 @@ Result<std::string> run_case(const Case& c, const std::string& groups,
     EREDU_TRY(policy, AdmissionPolicy::from_residency_document(residency, c.device_budget));
     admission = policy;
   }
-  EREDU_TRY(topology, ParallelTopology::create(c.tp, c.pp, c.ep, c.dp));
+  EREDU_TRY(topology, topology_of(c));
   if (!admission) {
     EREDU_TRY(world, plan_world(model, topology, c.policy));
     return world_to_json(world);

@@ -18,6 +18,7 @@
 #include <string.h>
 
 #define MAX_PATH 4096
+#define MAX_STAGES 64
 #define MAX_LINE 4096
 
 typedef struct {
@@ -26,6 +27,8 @@ typedef struct {
   char groups[MAX_PATH];
   char residency[MAX_PATH];
   uint64_t tp, pp, ep, dp, rank, device_budget;
+  uint64_t pp_layers[MAX_STAGES];
+  size_t pp_layer_count;
   int has_residency, has_device_budget;
   eredu_policy policy;
 } vector_case;
@@ -77,6 +80,23 @@ static int parse_number(const char *value, uint64_t *out) {
   return 1;
 }
 
+/* "8,8,7,7" into c->pp_layers; 0 for a bad count or more than MAX_STAGES. */
+static int parse_counts(const char *value, vector_case *c) {
+  char count[32];
+  c->pp_layer_count = 0;
+  while (*value != '\0') {
+    size_t length = strcspn(value, ",");
+    if (length == 0 || length >= sizeof count || c->pp_layer_count == MAX_STAGES) return 0;
+    memcpy(count, value, length);
+    count[length] = '\0';
+    if (!parse_number(count, &c->pp_layers[c->pp_layer_count])) return 0;
+    c->pp_layer_count += 1;
+    value += length;
+    if (*value == ',') value += 1;
+  }
+  return c->pp_layer_count > 0;
+}
+
 static int copy_value(char *out, size_t size, const char *value) {
   if (strlen(value) >= size) return 0;
   strcpy(out, value);
@@ -93,6 +113,7 @@ static int set_key(vector_case *c, const char *key, const char *value) {
   if (strcmp(key, "ep") == 0) return parse_number(value, &c->ep);
   if (strcmp(key, "dp") == 0) return parse_number(value, &c->dp);
   if (strcmp(key, "rank") == 0) return parse_number(value, &c->rank);
+  if (strcmp(key, "pp_layers") == 0) return parse_counts(value, c);
   if (strcmp(key, "policy") == 0) {
     if (strcmp(value, "require") == 0) {
       c->policy = EREDU_POLICY_REQUIRE;
@@ -182,6 +203,8 @@ static text run_case(const vector_case *c, const text *groups, const text *resid
   topology.expert = c->ep;
   topology.data = c->dp;
   plan.policy = c->policy;
+  plan.pipeline_layers = c->pp_layer_count > 0 ? c->pp_layers : NULL;
+  plan.pipeline_layer_count = c->pp_layer_count;
   if (status == EREDU_OK && strcmp(c->op, "layout") == 0) {
     eredu_layout *layout = NULL;
     status = eredu_plan_rank(model, &topology, c->rank, &plan, &layout, &error);

@@ -57,19 +57,24 @@
 // eredu_layout_get_tensor_info, and the Info methods read a layout, group,
 // offload plan or load request at once. Counts that cannot fail (Len,
 // TensorCount, ...) return plain values, 0 for a closed handle. The bulk
-// path (ModelFromJSON, PlanWorldJSON, CheckJSON, LocalModelLayout.JSON)
-// exchanges whole documents as text.
+// path (ModelFromJSON, PlanWorldJSON, CheckJSON, FitJSON,
+// LocalModelLayout.JSON) exchanges whole documents as text.
 //
 // # Planning options and progress
 //
 // PlanOptions carries the policy, the thread count (1: the calling thread
-// only) and an optional Progress function, which PlanWorldJSON and
-// CheckJSON call after each planned rank; returning false cancels the call
-// with an *Error matching ErrCancelled. The library calls it through an
-// exported cgo trampoline, finding the Go function through a cgo.Handle
+// only), the pipeline stages' layer counts and an optional Progress
+// function, which PlanWorldJSON and CheckJSON call after each planned rank
+// and FitJSON after each topology it searches; returning false cancels the
+// call with an *Error matching ErrCancelled. The library calls it through
+// an exported cgo trampoline, finding the Go function through a cgo.Handle
 // kept in C memory for the duration of the call; calls are serialized but
 // may come from the library's threads. A panic in it is recovered before it
 // reaches the library and cancels the call.
+//
+// PipelineLayers chooses the pipeline stages' sizes (one decoder layer
+// count per stage, summing to the model's layers; nil: balanced); the
+// counts are copied into C memory for the call.
 //
 // # Errors
 //

@@ -80,3 +80,23 @@ func ExampleModelDescription_PlanWorldJSON() {
 	// 2/8
 	// true eredu: EREDU_E_CANCELLED (12): cancelled by the progress callback after 2 of 8 ranks
 }
+
+// Which sizes work: every topology up to eight ranks, admitted against a
+// device budget.
+func ExampleModelDescription_FitJSON() {
+	model, err := eredu.ModelFromJSON([]byte(gqaDescription))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer model.Close()
+	text, err := model.FitJSON(eredu.PlanOptions{Threads: 1}, eredu.CheckOptions{},
+		eredu.FitOptions{MaxWorld: 8})
+	fmt.Println(strings.HasPrefix(text, `{"schema":"eredu.fit.v1"`), err)
+	fmt.Println(strings.HasSuffix(text, `"smallest_fitting_world":1}`+"\n"))
+	_, err = model.FitJSON(eredu.PlanOptions{}, eredu.CheckOptions{}, eredu.FitOptions{})
+	fmt.Println(err)
+	// Output:
+	// true <nil>
+	// true
+	// eredu: EREDU_E_INVALID_ARGUMENT (2): the largest world must be from 1 to 1024, got 0
+}

@@ -56,6 +56,8 @@ func TestCloseIsIdempotentAndClosedHandlesFail(t *testing.T) {
 	_, checks["model.PlanRank"] = m.PlanRank(NewParallelTopology(1, 1, 1, 1), 0, PlanOptions{Policy: PolicyRequire})
 	_, checks["model.PlanWorldJSON"] = m.PlanWorldJSON(NewParallelTopology(1, 1, 1, 1), PlanOptions{})
 	_, checks["model.CheckJSON"] = m.CheckJSON(NewParallelTopology(1, 1, 1, 1), PlanOptions{}, CheckOptions{})
+	_, checks["model.FitJSON"] = m.FitJSON(PlanOptions{}, CheckOptions{}, DefaultFitOptions())
+	_, checks["nil model FitJSON"] = FitJSON(nil, PlanOptions{}, CheckOptions{}, DefaultFitOptions())
 	_, checks["model.ExpandLinearFormat"] = m.ExpandLinearFormat(nil)
 	_, checks["layout.JSON"] = l.JSON()
 	_, checks["layout.Info"] = l.Info()

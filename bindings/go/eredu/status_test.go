@@ -154,6 +154,9 @@ func TestAnotherMajorIsRefused(t *testing.T) {
 	if p := DefaultParallelLoadRequest(); p != (ParallelLoadRequest{}) {
 		t.Errorf("DefaultParallelLoadRequest = %+v", p)
 	}
+	if o := DefaultFitOptions(); o != (FitOptions{}) {
+		t.Errorf("DefaultFitOptions = %+v", o)
+	}
 }
 
 // TestErrorIsNilTarget: errors.Is with a typed nil *Error target is false

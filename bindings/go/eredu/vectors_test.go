@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,6 +20,7 @@ type vectorCase struct {
 	name, op, groups, residency string
 	topology                    ParallelTopology
 	rank                        uint64
+	pipelineLayers              []uint64 // pp_layers=; nil: balanced stages
 	policy                      ShardingPolicy
 	deviceBudget                uint64
 	hasDeviceBudget             bool
@@ -73,6 +75,14 @@ func parseVectorCase(line string) (vectorCase, error) {
 			err = number(&c.topology.Data)
 		case "rank":
 			err = number(&c.rank)
+		case "pp_layers":
+			for _, count := range strings.Split(value, ",") {
+				n, perr := strconv.ParseUint(count, 10, 64)
+				if perr != nil {
+					return c, fmt.Errorf("%s=%q: %v", key, value, perr)
+				}
+				c.pipelineLayers = append(c.pipelineLayers, n)
+			}
 		case "policy":
 			switch value {
 			case "require":
@@ -128,18 +138,19 @@ func runVectorCase(dir string, c vectorCase) (string, error) {
 			return "", err
 		}
 		defer model.Close()
+		plan := PlanOptions{Policy: c.policy, PipelineLayers: c.pipelineLayers}
 		switch c.op {
 		case "layout":
-			layout, err := model.PlanRank(c.topology, c.rank, PlanOptions{Policy: c.policy})
+			layout, err := model.PlanRank(c.topology, c.rank, plan)
 			if err != nil {
 				return "", err
 			}
 			defer layout.Close()
 			return layout.JSON()
 		case "world":
-			return model.PlanWorldJSON(c.topology, PlanOptions{Policy: c.policy})
+			return model.PlanWorldJSON(c.topology, plan)
 		default:
-			return model.CheckJSON(c.topology, PlanOptions{Policy: c.policy}, options)
+			return model.CheckJSON(c.topology, plan, options)
 		}
 	}()
 	var e *Error
@@ -228,11 +239,13 @@ func excerpt(s string, at int) string {
 
 func TestParseVectorCase(t *testing.T) {
 	c, err := parseVectorCase("name=a.b-1 op=check groups=inputs/x.groups.json tp=2 pp=0 ep=3 dp=4 " +
-		"policy=replicate-unsupported residency=inputs/r.residency.json device_budget=18446744073709551615")
+		"policy=replicate-unsupported residency=inputs/r.residency.json device_budget=18446744073709551615 " +
+		"pp_layers=19,21,0,18446744073709551615")
 	want := vectorCase{name: "a.b-1", op: "check", groups: "inputs/x.groups.json",
 		residency: "inputs/r.residency.json", topology: ParallelTopology{2, 0, 3, 4},
-		policy: PolicyReplicateUnsupported, deviceBudget: 18446744073709551615, hasDeviceBudget: true}
-	if err != nil || c != want {
+		pipelineLayers: []uint64{19, 21, 0, 18446744073709551615},
+		policy:         PolicyReplicateUnsupported, deviceBudget: 18446744073709551615, hasDeviceBudget: true}
+	if err != nil || !reflect.DeepEqual(c, want) {
 		t.Errorf("parse = %+v, %v", c, err)
 	}
 	for _, bad := range []string{
@@ -241,6 +254,10 @@ func TestParseVectorCase(t *testing.T) {
 		"name=X op=layout groups=g",
 		"name=x op=layout groups=g tp=-1",
 		"name=x op=layout groups=g policy=lenient",
+		"name=x op=layout groups=g pp_layers=",
+		"name=x op=layout groups=g pp_layers=1,,3",
+		"name=x op=layout groups=g pp_layers=1,3,",
+		"name=x op=layout groups=g pp_layers=1;3",
 		"op=layout groups=g",
 	} {
 		if _, err := parseVectorCase(bad); err == nil {

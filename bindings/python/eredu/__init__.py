@@ -24,7 +24,9 @@ Main entry points (see help() of each): ModelDescription (from_json,
 from_groups), ParameterGroupSpec, ParameterMemberSpec, MemberSharding,
 ParallelTopology, plan_rank -> LocalModelLayout (tensor, tensors,
 placement, local_shape, totals, to_json), plan_world_json and check_json
-(threads, and a progress callable that can cancel), the formats
+(threads, a progress callable that can cancel, and pipeline_layers, the
+decoder layers of each pipeline stage, which plan_rank takes too), fit_json
+(which topologies up to max_world plan and fit), the formats
 (LinearFormatSpec, expand_linear_format_model), residency (OffloadPlan,
 WeightResidency, DenseTransferSchedule) and NormalizedLoadRequest; errors
 in eredu.errors, status codes in eredu.status.
@@ -47,7 +49,7 @@ from .group import (Dtype, GroupScope, MemberSharding, ParameterGroupSpec, Param
 from .model import ModelDescription
 from .plan import (LayoutTotals, LocalModelLayout, LocalTensorLayout, ParallelCoordinates,
                    ParallelTopology, PlacementKind, ShardingPolicy, TensorPlacement, plan_rank)
-from .world import check_json, plan_world_json
+from .world import DEFAULT_MAX_WORLD, check_json, fit_json, plan_world_json
 from .format import (BlockFp8ScaleEncoding, GgmlTypeInfo, LinearFormat, LinearFormatKind,
                      LinearFormatSpec, expand_linear_format_group, expand_linear_format_member,
                      expand_linear_format_model, ggml_type_by_code, ggml_type_by_name)

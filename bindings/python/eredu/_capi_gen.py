@@ -224,6 +224,10 @@ class eredu_check_options(ctypes.Structure):
     """eredu/world.h"""
 
 
+class eredu_fit_options(ctypes.Structure):
+    """eredu/world.h"""
+
+
 eredu_linear_format._fields_ = [
     ("struct_size", ctypes.c_uint32),
     ("kind", eredu_linear_format_kind),
@@ -383,6 +387,8 @@ eredu_plan_options._fields_ = [
     ("threads", ctypes.c_uint32),
     ("progress", eredu_progress_fn),
     ("progress_data", ctypes.c_void_p),
+    ("pipeline_layers", P(ctypes.c_uint64)),
+    ("pipeline_layer_count", ctypes.c_size_t),
 ]
 
 eredu_module_parameter._fields_ = [
@@ -593,6 +599,11 @@ eredu_check_options._fields_ = [
     ("residency_json", ctypes.c_char_p),
     ("residency_json_length", ctypes.c_size_t),
     ("device_budget_bytes", ctypes.c_uint64),
+]
+
+eredu_fit_options._fields_ = [
+    ("struct_size", ctypes.c_uint32),
+    ("max_world", ctypes.c_uint64),
 ]
 
 
@@ -1302,6 +1313,20 @@ FUNCTIONS = {
         P(eredu_topology),  # topology
         P(eredu_plan_options),  # plan
         P(eredu_check_options),  # options
+        P(ctypes.c_void_p),  # out
+        P(ctypes.c_size_t),  # length
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_fit_options_init": (eredu_status, [
+        P(eredu_fit_options),  # options
+        ctypes.c_size_t,  # size
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_fit_json": (eredu_status, [
+        P(eredu_model),  # model
+        P(eredu_plan_options),  # plan
+        P(eredu_check_options),  # check
+        P(eredu_fit_options),  # options
         P(ctypes.c_void_p),  # out
         P(ctypes.c_size_t),  # length
         P(P(eredu_error)),  # error

@@ -78,9 +78,11 @@ class ModelDescription(Handle):
         """Bytes of the tensors that have a dtype."""
         return lib.eredu_model_global_bytes(self._handle())
 
-    def plan_rank(self, topology, rank, policy=ShardingPolicy.REQUIRE, *, threads=0):
+    def plan_rank(self, topology, rank, policy=ShardingPolicy.REQUIRE, *, threads=0,
+                  pipeline_layers=None):
         """Plans one rank: see eredu.plan_rank."""
-        return plan_rank(self, topology, rank, policy, threads=threads)
+        return plan_rank(self, topology, rank, policy, threads=threads,
+                         pipeline_layers=pipeline_layers)
 
     def __repr__(self):
         if self.closed:

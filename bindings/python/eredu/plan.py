@@ -403,19 +403,31 @@ class LocalModelLayout(Handle):
         return f"<LocalModelLayout rank {self.rank()} of {self.topology()}, {self.len()} tensors>"
 
 
-def plan_options(policy, threads, progress=None):
+def plan_options(policy, threads, progress=None, pipeline_layers=None):
     """An eredu_plan_options: the policy, the threads the library may use
-    (0: its own choice; 1: the calling thread only) and an optional
-    _capi.Progress (None: no callback)."""
+    (0: its own choice; 1: the calling thread only), an optional
+    _capi.Progress (None: no callback) and the optional decoder layers of
+    each pipeline stage (an iterable of integers; None or empty: balanced
+    stages). The counts are copied into a C array the struct keeps alive
+    (ctypes holds it in the struct's _objects), so the struct is complete
+    for as long as it is referenced."""
     options = _capi.sized(_capi.eredu_plan_options)
     options.policy = convert.u32(policy, "policy")
     options.threads = convert.u32(threads, "threads")
     if progress is not None:
         options.progress = progress.pointer
+    if pipeline_layers is not None:
+        if isinstance(pipeline_layers, (str, bytes)) or not hasattr(pipeline_layers, "__iter__"):
+            raise TypeError("pipeline_layers must be an iterable of layer counts, got "
+                            f"{type(pipeline_layers).__name__}")
+        counts = tuple(pipeline_layers)
+        options.pipeline_layers = convert.u64_array(counts, "pipeline_layers")
+        options.pipeline_layer_count = len(counts)
     return options
 
 
-def plan_rank(model, topology, rank, policy=ShardingPolicy.REQUIRE, *, threads=0):
+def plan_rank(model, topology, rank, policy=ShardingPolicy.REQUIRE, *, threads=0,
+              pipeline_layers=None):
     """Plans global rank `rank` of `topology` (a ParallelTopology or a
     (tensor, pipeline, expert, data) tuple) for `model` (a
     ModelDescription): seed LocalModelLayout. Pure and atomic.
@@ -425,14 +437,27 @@ def plan_rank(model, topology, rank, policy=ShardingPolicy.REQUIRE, *, threads=0
     tensors or more, else one), 1 plans on the calling thread only. The
     layout never depends on it.
 
+    `pipeline_layers` chooses the pipeline stages' sizes: stage s owns
+    pipeline_layers[s] consecutive decoder layers (one count per pipeline
+    stage, each at least 1, summing to the model's layers; docs/planning.md,
+    "Pipeline stages of chosen sizes"), e.g. `pipeline_layers=(1, 3)`. None
+    (the default) or empty is the balanced split. The layout JSON then
+    carries the counts as topology.pipeline_layers.
+
     Raises, in this order: GeneralError (EREDU_E_INVALID_ARGUMENT, unknown
-    policy); TopologyError (EREDU_E_ZERO_AXIS, EREDU_E_WORLD_SIZE_OVERFLOW,
-    EREDU_E_RANK_OUT_OF_RANGE, then EREDU_E_MISSING_LAYER_COUNT,
-    EREDU_E_MISSING_EXPERT_COUNT, EREDU_E_EMPTY_PARTITION); ParallelPlanError
-    (EREDU_E_INVALID_TENSOR, group by group)."""
+    policy); TopologyError (EREDU_E_ZERO_AXIS, EREDU_E_WORLD_SIZE_OVERFLOW);
+    GeneralError (EREDU_E_INVALID_ARGUMENT: pipeline_layers not one count
+    per stage, a 0 count, a sum that overflows); TopologyError
+    (EREDU_E_RANK_OUT_OF_RANGE, then EREDU_E_MISSING_LAYER_COUNT,
+    EREDU_E_MISSING_EXPERT_COUNT, EREDU_E_EMPTY_PARTITION); GeneralError
+    (EREDU_E_INVALID_ARGUMENT: pipeline_layers not summing to the model's
+    decoder layers); ParallelPlanError (EREDU_E_INVALID_TENSOR, group by
+    group). A pipeline_layers that is not an iterable of integers in
+    [0, 2**64) raises TypeError or ValueError before the library is
+    called."""
     handle = handle_of(model, "ModelDescription", "model")
     topology = ParallelTopology.of(topology).struct()
-    options = plan_options(policy, threads)
+    options = plan_options(policy, threads, pipeline_layers=pipeline_layers)
     slot = ctypes.POINTER(_capi.eredu_layout)()
     call(lib.eredu_plan_rank, handle, _byref(topology), convert.u64(rank, "rank"),
          _byref(options), _byref(slot))

@@ -99,6 +99,8 @@ class WrongTypes(unittest.TestCase):
                         eredu.plan_world_json, "model.json", (1, 1, 1, 1))
             self.expect(TypeError, "model must be a ModelDescription, got LocalModelLayout",
                         eredu.check_json, layout, (1, 1, 1, 1))
+            self.expect(TypeError, "model must be a ModelDescription, got LocalModelLayout",
+                        eredu.fit_json, layout)
             self.expect(TypeError, "model must be a ModelDescription, got ParameterGroupSpec",
                         expand_linear_format_model, small_group(), [])
             self.expect(TypeError, "group must be a ParameterGroupSpec, got ModelDescription",
@@ -145,6 +147,9 @@ class WrongTypes(unittest.TestCase):
             self.expect(ValueError, "residency_json is not encodable as UTF-8: '\\ud800' at "
                         "index 1 (surrogates not allowed)", eredu.check_json, model,
                         (1, 1, 1, 1), residency_json="{\ud800")
+            self.expect(ValueError, "residency_json is not encodable as UTF-8: '\\ud800' at "
+                        "index 1 (surrogates not allowed)", eredu.fit_json, model,
+                        residency_json="{\ud800")
 
 
 class LibraryPath(unittest.TestCase):
@@ -164,7 +169,7 @@ class ReadmeExamples(unittest.TestCase):
     def test_each_example_prints_its_comment(self):
         with open(os.path.join(PACKAGE_PARENT, "README.md"), encoding="utf-8") as readme:
             blocks = re.findall(r"```python\n(.*?)```", readme.read(), re.S)
-        self.assertEqual(len(blocks), 3)
+        self.assertEqual(len(blocks), 4)
         for block in blocks:
             expected = "".join(line[2:] + "\n" for line in block.splitlines()
                                if line.startswith("# "))

@@ -16,8 +16,8 @@ VECTORS = os.path.join(REPO, "tests", "vectors")
 CASES = os.path.join(VECTORS, "cases.txt")
 EXPECTED = os.path.join(VECTORS, "expected")
 
-_KEYS = {"name", "op", "groups", "tp", "pp", "ep", "dp", "rank", "policy", "residency",
-         "device_budget"}
+_KEYS = {"name", "op", "groups", "tp", "pp", "ep", "dp", "rank", "pp_layers", "policy",
+         "residency", "device_budget"}
 _POLICIES = {"require": eredu.ShardingPolicy.REQUIRE,
              "replicate-unsupported": eredu.ShardingPolicy.REPLICATE_UNSUPPORTED,
              "require-even": eredu.ShardingPolicy.REQUIRE_EVEN}
@@ -45,6 +45,15 @@ def parse_cases(text):
     return cases
 
 
+def parse_counts(value):
+    """pp_layers=19,21,21,19 as a tuple of ints: comma-separated decimal
+    counts, at least one, none empty; ValueError otherwise."""
+    counts = value.split(",")
+    if not all(count.isascii() and count.isdigit() for count in counts):
+        raise ValueError(f"pp_layers={value} is not comma-separated decimal counts")
+    return tuple(int(count) for count in counts)
+
+
 def _read(relative):
     with open(os.path.join(VECTORS, relative), "rb") as handle:
         return handle.read()
@@ -56,6 +65,7 @@ def run_case(case):
         topology = eredu.ParallelTopology(*(int(case.get(axis, "1"))
                                             for axis in ("tp", "pp", "ep", "dp")))
         policy = _POLICIES[case.get("policy", "require")]
+        pipeline_layers = parse_counts(case["pp_layers"]) if "pp_layers" in case else None
     except (KeyError, ValueError) as error:
         raise CaseError(f"case {case['name']}: {error}") from None
     op = case["op"]
@@ -68,15 +78,18 @@ def run_case(case):
     try:
         with eredu.ModelDescription.from_json(_read(case["groups"])) as model:
             if op == "layout":
-                with eredu.plan_rank(model, topology, int(case.get("rank", "0")), policy) as layout:
+                with eredu.plan_rank(model, topology, int(case.get("rank", "0")), policy,
+                                     pipeline_layers=pipeline_layers) as layout:
                     text = layout.to_json()
             elif op == "world":
-                text = eredu.plan_world_json(model, topology, policy, threads=0)
+                text = eredu.plan_world_json(model, topology, policy, threads=0,
+                                             pipeline_layers=pipeline_layers)
             else:
                 residency = _read(case["residency"]) if "residency" in case else None
                 budget = int(case["device_budget"]) if "device_budget" in case else None
                 text = eredu.check_json(model, topology, policy, residency_json=residency,
-                                        device_budget_bytes=budget)
+                                        device_budget_bytes=budget,
+                                        pipeline_layers=pipeline_layers)
     except eredu.EreduError as error:
         text = f"error[{error.name}] {error.code}: {error.message}\n"
     return text.encode("utf-8")
@@ -84,6 +97,14 @@ def run_case(case):
 
 class SharedVectors(unittest.TestCase):
     """Filled with one test_<case> method per case below."""
+
+    def test_pp_layers_parse(self):
+        self.assertEqual(parse_counts("19,21,21,19"), (19, 21, 21, 19))
+        self.assertEqual(parse_counts("4,0"), (4, 0))
+        self.assertEqual(parse_counts("18446744073709551615,1"), (2**64 - 1, 1))
+        for bad in ("", "1,,3", "1,3,", "1;3", "+1,3", " 1,3", "1_0,3", "\u0661,3"):
+            with self.assertRaises(ValueError, msg=bad):
+                parse_counts(bad)
 
     def test_cases_present(self):
         if not os.path.isdir(EXPECTED):

@@ -1100,6 +1100,8 @@ pub struct eredu_plan_options {
     pub threads: u32,
     pub progress: eredu_progress_fn,
     pub progress_data: *mut ::std::os::raw::c_void,
+    pub pipeline_layers: *const u64,
+    pub pipeline_layer_count: usize,
 }
 extern "C" {
     pub fn eredu_plan_options_init(
@@ -1531,6 +1533,12 @@ pub struct eredu_check_options {
     pub residency_json_length: usize,
     pub device_budget_bytes: u64,
 }
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_fit_options {
+    pub struct_size: u32,
+    pub max_world: u64,
+}
 extern "C" {
     pub fn eredu_check_options_init(
         options: *mut eredu_check_options,
@@ -1554,6 +1562,24 @@ extern "C" {
         topology: *const eredu_topology,
         plan: *const eredu_plan_options,
         options: *const eredu_check_options,
+        out: *mut *mut ::std::os::raw::c_char,
+        length: *mut usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_fit_options_init(
+        options: *mut eredu_fit_options,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_fit_json(
+        model: *const eredu_model,
+        plan: *const eredu_plan_options,
+        check: *const eredu_check_options,
+        options: *const eredu_fit_options,
         out: *mut *mut ::std::os::raw::c_char,
         length: *mut usize,
         error: *mut *mut eredu_error,

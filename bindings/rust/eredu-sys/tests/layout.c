@@ -157,6 +157,8 @@ int main(void) {
   FIELD(eredu_plan_options, threads);
   FIELD(eredu_plan_options, progress);
   FIELD(eredu_plan_options, progress_data);
+  FIELD(eredu_plan_options, pipeline_layers);
+  FIELD(eredu_plan_options, pipeline_layer_count);
   STRUCT(eredu_module_parameter);
   FIELD(eredu_module_parameter, struct_size);
   FIELD(eredu_module_parameter, id);
@@ -327,5 +329,8 @@ int main(void) {
   FIELD(eredu_check_options, residency_json);
   FIELD(eredu_check_options, residency_json_length);
   FIELD(eredu_check_options, device_budget_bytes);
+  STRUCT(eredu_fit_options);
+  FIELD(eredu_fit_options, struct_size);
+  FIELD(eredu_fit_options, max_world);
   return 0;
 }

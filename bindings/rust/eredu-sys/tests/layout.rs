@@ -57,7 +57,7 @@ fn rust_lines() -> Vec<String> {
         eredu_layout_info { struct_size, policy, rank, tensor_rank, pipeline_rank, expert_rank, data_rank, tensor_count, local_bytes, global_bytes, materialized_tensors, omitted_tensors, unknown_bytes_tensors }
         eredu_layout_tensor_info { struct_size, role, target, target_length, logical_name, logical_name_length, global_shape, global_ndim, local_shape, local_ndim, placement, has_dtype, has_logical_units, has_logical_range, fell_back_to_replication, dtype, has_local_bytes, axis, owner_rank, shard_index, shard_parts, start, end, runs, run_count, index_count, logical_units, logical_start, logical_end, local_bytes, kv_head_copies }
         eredu_model_info { struct_size, name, has_layers, layers, has_experts, experts }
-        eredu_plan_options { struct_size, policy, threads, progress, progress_data }
+        eredu_plan_options { struct_size, policy, threads, progress, progress_data, pipeline_layers, pipeline_layer_count }
         eredu_module_parameter { struct_size, id, shape, ndim, has_dtype, dtype }
         eredu_projection { struct_size, placement, parameters, parameter_count }
         eredu_parallel_model_summary { struct_size, effective_model_type, effective_model_type_length, owned_tensor_count, local_parameter_bytes, global_parameter_bytes, pinned_device_parameter_bytes, maximum_device_parameter_bytes }
@@ -78,6 +78,7 @@ fn rust_lines() -> Vec<String> {
         eredu_residency_summary { struct_size, execution_residency, preparation_residency, offload_eviction_policy, parameter_bank_eviction_policy, offload_has_device_budget, offload_has_host_budget, is_fully_resident, ordinary_is_fully_resident, sample_backend_memory, sample_process_memory, has_parameter_bank_cache, parameter_bank_has_device_budget, parameter_bank_has_host_budget, offload_device_budget_bytes, offload_host_budget_bytes, offload_prefetch_depth, device_depth, max_cached_shards, dense_host_lookahead, dense_background_queue_capacity, parameter_bank_device_budget_bytes, parameter_bank_host_budget_bytes, parameter_bank_prefetch_depth, parameter_bank_compact_scratch_bytes, parameter_bank_prefill_target_bytes }
         eredu_topology { struct_size, tensor, pipeline, expert, data }
         eredu_check_options { struct_size, has_device_budget, residency_json, residency_json_length, device_budget_bytes }
+        eredu_fit_options { struct_size, max_world }
     }
 }
 

@@ -39,9 +39,12 @@
 //!
 //! Planning takes a [`ParallelTopology`] value and [`PlanOptions`]: the
 //! [`ShardingPolicy`] (a policy alone converts into options), the threads
-//! the library may use (1: the calling thread only) and, for
-//! [`plan_world_json`] and [`check_json`], a progress closure that may
-//! cancel the call ([`ErrorCode::Cancelled`]).
+//! the library may use (1: the calling thread only), for
+//! [`plan_world_json`], [`check_json`] and [`fit_json`] a progress closure
+//! that may cancel the call ([`ErrorCode::Cancelled`]), and optionally the
+//! decoder layers of each pipeline stage
+//! ([`PlanOptions::with_pipeline_layers`]; not for [`fit_json`], which
+//! searches every pipeline size).
 //!
 //! Reading is cheap: a layout's rank, coordinates, policy and totals, a
 //! group's name, role and units and an offload plan's figures are read once
@@ -146,7 +149,7 @@ pub use residency::{
 pub use topology::{ParallelCoordinates, ParallelTopology};
 pub use transfer_schedule::DenseTransferSchedule;
 pub use version::{ensure_compatible, library_version, ABI_MAJOR};
-pub use world::{check_json, plan_world_json, CheckOptions};
+pub use world::{check_json, fit_json, plan_world_json, CheckOptions, FitOptions};
 
 /// The examples of bindings/rust/README.md, run as doctests.
 #[doc = include_str!("../../README.md")]

@@ -2,7 +2,8 @@
 // Copyright 2026 The eredu authors
 
 //! How to plan (`eredu_plan_options` of `eredu/plan.h`: the policy, the
-//! threads and a progress callback) and the rank planner.
+//! threads, a progress callback and the pipeline stages' layer counts) and
+//! the rank planner.
 
 use std::any::Any;
 use std::ffi::c_void;
@@ -40,7 +41,8 @@ c_enum! {
 type ProgressFn<'a> = dyn FnMut(u64, u64) -> ControlFlow<()> + Send + 'a;
 
 /// How a planning call plans (`eredu_plan_options`): the sharding policy,
-/// the threads the library may use and an optional progress callback.
+/// the threads the library may use, an optional progress callback and
+/// optional pipeline stages of chosen sizes.
 ///
 /// A [`ShardingPolicy`] converts into the options with that policy and the
 /// defaults otherwise, so `plan_rank(&model, topology, 0,
@@ -68,11 +70,12 @@ pub struct PlanOptions<'a> {
     policy: ShardingPolicy,
     threads: u32,
     progress: Option<Box<ProgressFn<'a>>>,
+    pipeline_layers: Vec<u64>,
 }
 
 impl<'a> PlanOptions<'a> {
     /// The defaults: [`ShardingPolicy::Require`], the library's choice of
-    /// threads, no progress callback.
+    /// threads, no progress callback, balanced pipeline stages.
     pub fn new() -> Self {
         Self::default()
     }
@@ -87,9 +90,9 @@ impl<'a> PlanOptions<'a> {
     /// the calling one included. 1 runs on the calling thread only (no
     /// helper thread is started); 0, the default, lets the library choose
     /// (for [`plan_rank`] two threads on a model of 16384 tensors or more,
-    /// one below; for [`plan_world_json`](crate::plan_world_json) and
-    /// [`check_json`](crate::check_json) one per hardware thread). Results
-    /// never depend on it.
+    /// one below; for [`plan_world_json`](crate::plan_world_json),
+    /// [`check_json`](crate::check_json) and [`fit_json`](crate::fit_json)
+    /// one per hardware thread). Results never depend on it.
     pub fn with_threads(mut self, threads: u32) -> Self {
         self.threads = threads;
         self
@@ -98,7 +101,9 @@ impl<'a> PlanOptions<'a> {
     /// The same options with a progress callback, called after each rank
     /// that [`plan_world_json`](crate::plan_world_json) and
     /// [`check_json`](crate::check_json) plan, with the ranks planned so
-    /// far and the world size ([`plan_rank`] does not call it).
+    /// far and the world size, and after each topology that
+    /// [`fit_json`](crate::fit_json) searches, with the topologies searched
+    /// so far and their number ([`plan_rank`] does not call it).
     ///
     /// Returning [`ControlFlow::Break`] cancels the call, which then fails
     /// with [`ErrorCode::Cancelled`](crate::ErrorCode::Cancelled) and returns
@@ -111,6 +116,22 @@ impl<'a> PlanOptions<'a> {
         progress: impl FnMut(u64, u64) -> ControlFlow<()> + Send + 'a,
     ) -> Self {
         self.progress = Some(Box::new(progress));
+        self
+    }
+
+    /// The same options with pipeline stages of chosen sizes: stage `s`
+    /// owns `layers[s]` consecutive decoder layers (one count per pipeline
+    /// stage, each at least 1, summing to the model's layers;
+    /// docs/planning.md, "Pipeline stages of chosen sizes"). An empty list,
+    /// the default, is the balanced split. The layout, world and check JSON
+    /// then carry the counts as `topology.pipeline_layers`.
+    ///
+    /// The counts are checked by the planning call: a count of counts other
+    /// than the pipeline size, a 0 entry, a sum that overflows or a sum
+    /// other than the model's decoder layers fails it with
+    /// [`ErrorCode::InvalidArgument`](crate::ErrorCode::InvalidArgument).
+    pub fn with_pipeline_layers(mut self, layers: impl Into<Vec<u64>>) -> Self {
+        self.pipeline_layers = layers.into();
         self
     }
 
@@ -129,9 +150,15 @@ impl<'a> PlanOptions<'a> {
         self.progress.is_some()
     }
 
+    /// The decoder layers of each pipeline stage (empty: balanced stages).
+    pub fn pipeline_layers(&self) -> &[u64] {
+        &self.pipeline_layers
+    }
+
     /// Runs `f` with the C options. A progress callback is reached through
     /// [`progress_trampoline`]; a panic it caught is resumed here, after `f`
-    /// (the C call) has returned.
+    /// (the C call) has returned. The pipeline layer counts are borrowed
+    /// from `self`, alive until `f` returns; none is passed as NULL and 0.
     pub(crate) fn with_raw<R>(mut self, f: impl FnOnce(&sys::eredu_plan_options) -> R) -> R {
         let mut raw = sys::eredu_plan_options {
             struct_size: struct_size::<sys::eredu_plan_options>(),
@@ -139,6 +166,12 @@ impl<'a> PlanOptions<'a> {
             threads: self.threads,
             progress: None,
             progress_data: ptr::null_mut(),
+            pipeline_layers: if self.pipeline_layers.is_empty() {
+                ptr::null()
+            } else {
+                self.pipeline_layers.as_ptr()
+            },
+            pipeline_layer_count: self.pipeline_layers.len(),
         };
         let Some(callback) = self.progress.as_deref_mut() else {
             return f(&raw);
@@ -175,6 +208,7 @@ impl fmt::Debug for PlanOptions<'_> {
             .field("policy", &self.policy)
             .field("threads", &self.threads)
             .field("progress", &self.has_progress())
+            .field("pipeline_layers", &self.pipeline_layers)
             .finish()
     }
 }
@@ -230,9 +264,12 @@ unsafe extern "C" fn progress_trampoline(done: u64, total: u64, data: *mut c_voi
 ///
 /// # Errors
 /// In this order: `InvalidArgument` (an unknown policy); `ZeroAxis`,
-/// `WorldSizeOverflow`, `RankOutOfRange`; `MissingLayerCount`,
-/// `MissingExpertCount`, `EmptyPartition`; then `InvalidTensor` group by
-/// group in document order (docs/planning.md); `OutOfMemory`.
+/// `WorldSizeOverflow`; `InvalidArgument` (pipeline layer counts other than
+/// one per stage, a 0 count, a sum that overflows); `RankOutOfRange`;
+/// `MissingLayerCount`, `MissingExpertCount`, `EmptyPartition`,
+/// `InvalidArgument` (pipeline layer counts that do not sum to the model's
+/// decoder layers); then `InvalidTensor` group by group in document order
+/// (docs/planning.md); `OutOfMemory`.
 pub fn plan_rank<'a>(
     model: &ModelDescription,
     topology: ParallelTopology,

@@ -44,7 +44,7 @@ fn defaults_are_those_of_the_c_init_function() {
     assert!(!options.has_progress());
     assert_eq!(
         format!("{options:?}"),
-        "PlanOptions { policy: Require, threads: 0, progress: false }"
+        "PlanOptions { policy: Require, threads: 0, progress: false, pipeline_layers: [] }"
     );
     let options: PlanOptions = ShardingPolicy::ReplicateUnsupported.into();
     assert_eq!(options.policy(), ShardingPolicy::ReplicateUnsupported);
@@ -70,6 +70,9 @@ fn defaults_are_those_of_the_c_init_function() {
     assert_eq!(plan.threads, PlanOptions::new().threads());
     assert!(plan.progress.is_none());
     assert!(plan.progress_data.is_null());
+    assert!(plan.pipeline_layers.is_null());
+    assert_eq!(plan.pipeline_layer_count, 0);
+    assert!(PlanOptions::new().pipeline_layers().is_empty());
     let default = ParallelTopology::default();
     assert_eq!(
         [

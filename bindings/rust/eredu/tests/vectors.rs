@@ -42,6 +42,9 @@ struct Case {
     groups: PathBuf,
     topology: ParallelTopology,
     rank: u64,
+    /// `pp_layers=`: the decoder layers of each pipeline stage (empty:
+    /// balanced stages).
+    pipeline_layers: Vec<u64>,
     policy: ShardingPolicy,
     residency: Option<PathBuf>,
     device_budget: Option<u64>,
@@ -84,6 +87,7 @@ fn parse_cases(dir: &Path, text: &str) -> Vec<Case> {
                 "ep",
                 "dp",
                 "rank",
+                "pp_layers",
                 "policy",
                 "residency",
                 "device_budget",
@@ -93,6 +97,22 @@ fn parse_cases(dir: &Path, text: &str) -> Vec<Case> {
                 fail(format!("unknown key {key:?}"));
             }
         }
+        // Comma-separated decimal counts, at least one, none empty.
+        let pipeline_layers = fields.get("pp_layers").map_or_else(Vec::new, |value| {
+            value
+                .split(',')
+                .map(|count| {
+                    if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
+                        fail(format!(
+                            "pp_layers={value} is not comma-separated decimal u64s"
+                        ));
+                    }
+                    count.parse().unwrap_or_else(|_| {
+                        fail(format!("pp_layers={value}: {count} overflows u64"))
+                    })
+                })
+                .collect()
+        });
         let required = |key: &str| -> &str {
             fields
                 .get(key)
@@ -140,6 +160,7 @@ fn parse_cases(dir: &Path, text: &str) -> Vec<Case> {
                 number("dp", 1),
             ),
             rank: number("rank", 0),
+            pipeline_layers,
             policy,
             residency: fields.get("residency").map(|path| dir.join(path)),
             device_budget: fields
@@ -161,6 +182,7 @@ fn run(case: &Case, threads: u32) -> Vec<u8> {
         PlanOptions::new()
             .with_policy(case.policy)
             .with_threads(threads)
+            .with_pipeline_layers(case.pipeline_layers.as_slice())
     };
     let result = ModelDescription::from_json(read(&case.groups)).and_then(|model| match case.op {
         Op::Layout => model

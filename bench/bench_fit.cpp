@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
+// `eredu fit` over every topology of up to 64 ranks of the bundled
+// reflection-llama-3.1-70b (723 tensors, 80 layers) under an 80 GiB budget:
+// about 800 topologies, every rank of each planned, admitted and proved.
+// Run from the source root, or give it as the first argument.
+#include <benchmark/benchmark.h>
+
+#include <string>
+
+#include "admission/fit.hpp"
+#include "describe/describe.hpp"
+
+namespace {
+
+std::string g_root = ".";
+
+void BM_Fit70B(benchmark::State& state) {
+  using namespace eredu;
+  const std::string dir = g_root + "/examples/models/reflection-llama-3.1-70b";
+  // As `eredu fit`: described once for expert size 1 and once above.
+  auto single = describe_model_dir(dir, DescribeOptions{1});
+  auto several = describe_model_dir(dir, DescribeOptions{2});
+  if (!single || !several) {
+    state.SkipWithError("cannot describe the model; run from the source root");
+    return;
+  }
+  const ModelForExpertSize model_for =
+      [&](std::uint64_t expert) -> Result<std::shared_ptr<const ModelDescription>> {
+    return expert == 1 ? single.value() : several.value();
+  };
+  const AdmissionPolicy admission =
+      AdmissionPolicy::from_residency_document(std::nullopt, std::uint64_t{80} << 30).value();
+  for (auto _ : state) {
+    auto report = fit_topologies(model_for, ShardingPolicy::Require, admission, 64,
+                                 static_cast<unsigned>(state.range(0)));
+    benchmark::DoNotOptimize(report);
+    if (!report || report.value().smallest_fitting_world() != 4u) {
+      state.SkipWithError("fit did not find world 4");
+      return;
+    }
+  }
+}
+BENCHMARK(BM_Fit70B)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  benchmark::Initialize(&argc, argv);
+  if (argc > 1) g_root = argv[1];
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}

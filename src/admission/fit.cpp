@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
+#include "admission/fit.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "admission/check.hpp"
+
+namespace eredu {
+namespace {
+
+FitTopology fit_one(const Result<std::shared_ptr<const ModelDescription>>& model,
+                    const ParallelTopology& topology, ShardingPolicy policy,
+                    const AdmissionPolicy& admission, unsigned threads) {
+  FitTopology row{topology, false, false, std::nullopt, std::nullopt};
+  if (!model) {
+    row.error = model.error();
+    return row;
+  }
+  auto report =
+      check_world(model.value(), topology, policy, admission, WorldOptions::on_threads(threads));
+  if (!report) {
+    row.error = std::move(report).error();
+    return row;
+  }
+  if (!report.value().world.coverage_ok()) {
+    row.error = Error{Status::Internal, "the coverage proof failed"};
+    return row;
+  }
+  std::uint64_t peak = 0;
+  for (const RankCheck& rank : report.value().ranks) {
+    peak = std::max(peak, rank.figures.device_bytes);
+  }
+  row.plans = true;
+  row.fits = report.value().fits();
+  row.device_peak_bytes = peak;
+  return row;
+}
+
+}  // namespace
+
+std::optional<std::uint64_t> FitReport::smallest_fitting_world() const {
+  for (const FitTopology& row : topologies) {
+    if (row.fits) return row.topology.world_size();  // ordered by world size
+  }
+  return std::nullopt;
+}
+
+Result<FitReport> fit_topologies(const ModelForExpertSize& model_for, ShardingPolicy policy,
+                                 const AdmissionPolicy& admission, std::uint64_t max_world,
+                                 unsigned threads, const FitProgress& progress) {
+  if (max_world == 0 || max_world > kMaxFitWorld) {
+    return failf(Status::InvalidArgument, "the largest world must be from 1 to {}, got {}",
+                 kMaxFitWorld, max_world);
+  }
+  std::map<std::uint64_t, Result<std::shared_ptr<const ModelDescription>>> models;
+  auto described = [&](std::uint64_t expert) -> const auto& {
+    auto found = models.find(expert);
+    if (found == models.end()) found = models.emplace(expert, model_for(expert)).first;
+    return found->second;
+  };
+  EREDU_TRY(base, described(1));
+  FitReport report{base, policy, admission, max_world, {}};
+  for (std::uint64_t world = 1; world <= max_world; ++world) {
+    for (std::uint64_t tp = 1; tp <= world; ++tp) {
+      if (world % tp != 0) continue;
+      for (std::uint64_t pp = 1; pp <= world / tp; ++pp) {
+        if (world / tp % pp != 0) continue;
+        EREDU_TRY(topology, ParallelTopology::create(tp, pp, world / tp / pp, 1));
+        report.topologies.push_back(FitTopology{topology, false, false, {}, {}});
+      }
+    }
+  }
+  const std::uint64_t total = report.topologies.size();
+  for (std::uint64_t i = 0; i < total; ++i) {
+    FitTopology& row = report.topologies[i];
+    row = fit_one(described(row.topology.expert()), row.topology, policy, admission, threads);
+    if (progress && !progress(i + 1, total)) {
+      return failf(Status::Cancelled,
+                   "cancelled by the progress callback after {} of {} topologies", i + 1, total);
+    }
+  }
+  return report;
+}
+
+}  // namespace eredu

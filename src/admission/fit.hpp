@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
+// `eredu fit`: which tensor × pipeline × expert sizes plan and fit
+// (docs/interchange.md, eredu.fit.v1).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "admission/policy.hpp"
+#include "core/result.hpp"
+#include "model/model.hpp"
+#include "plan/layout.hpp"
+#include "topology/topology.hpp"
+
+namespace eredu {
+
+/// The largest world `eredu fit` searches unless told (`--max-world`).
+inline constexpr std::uint64_t kDefaultFitWorld = 64;
+/// The largest `max_world` accepted: fit plans every rank of every
+/// topology it searches.
+inline constexpr std::uint64_t kMaxFitWorld = 1024;
+
+/// One topology T × P × E (data 1) and what planning it gave.
+struct FitTopology {
+  ParallelTopology topology;
+  /// Planned, with the coverage proof holding.
+  bool plans = false;
+  /// Every rank fits its budgets (false when it does not plan).
+  bool fits = false;
+  /// The largest device peak of its ranks, when it plans.
+  std::optional<std::uint64_t> device_peak_bytes;
+  /// The first error, when it does not plan (Internal for a coverage proof
+  /// that fails, a bug).
+  std::optional<Error> error;
+};
+
+/// Every topology searched, ordered by world size, then T, P, E.
+struct FitReport {
+  std::shared_ptr<const ModelDescription> model;  // the expert-size-1 description
+  ShardingPolicy policy = ShardingPolicy::Require;
+  AdmissionPolicy admission;
+  std::uint64_t max_world = kDefaultFitWorld;
+  std::vector<FitTopology> topologies;
+
+  /// The smallest world size with a topology that fits; nullopt if none.
+  std::optional<std::uint64_t> smallest_fitting_world() const;
+};
+
+/// The description to plan at expert size E (a model folder's describer
+/// may refuse E > 1; that error becomes every such topology's).
+using ModelForExpertSize =
+    std::function<Result<std::shared_ptr<const ModelDescription>>(std::uint64_t expert)>;
+
+/// Called after each topology with (topologies done, topologies in all);
+/// false cancels.
+using FitProgress = std::function<bool(std::uint64_t done, std::uint64_t total)>;
+
+/// Plans and admits every topology T × P × E × 1 with T·P·E ≤ `max_world`
+/// (check_world on each, on `threads` threads). A topology's own errors
+/// are recorded, not returned. Errors: InvalidArgument (max_world 0 or above
+/// kMaxFitWorld); the expert-size-1 description's error; Cancelled when
+/// `progress` returned false; OutOfMemory.
+Result<FitReport> fit_topologies(const ModelForExpertSize& model_for, ShardingPolicy policy,
+                                 const AdmissionPolicy& admission, std::uint64_t max_world,
+                                 unsigned threads = 0, const FitProgress& progress = {});
+
+}  // namespace eredu
