@@ -19,7 +19,7 @@ namespace eredu::capi {
 namespace {
 
 // Returned when even the error object cannot be allocated; never freed.
-constinit eredu_error out_of_memory_error{EREDU_E_OUT_OF_MEMORY, "out of memory"};
+constinit eredu_error out_of_memory_error{EREDU_E_OUT_OF_MEMORY, "out of memory", nullptr};
 
 }  // namespace
 
@@ -32,13 +32,26 @@ eredu_status report(eredu_error** error, Status code, std::string_view message) 
   if (code == Status::OutOfMemory) return report_out_of_memory(error);
   if (error == nullptr) return to_c(code);
   auto text = std::unique_ptr<char[]>(new (std::nothrow) char[message.size() + 1]);
-  auto object = std::unique_ptr<eredu_error>(new (std::nothrow) eredu_error{to_c(code), nullptr});
+  auto object =
+      std::unique_ptr<eredu_error>(new (std::nothrow) eredu_error{to_c(code), nullptr, nullptr});
   if (!text || !object) return report_out_of_memory(error);
   std::memcpy(text.get(), message.data(), message.size());
   text[message.size()] = '\0';
   object->message = text.release();
   *error = object.release();
   return to_c(code);
+}
+
+eredu_status report(eredu_error** error, const Error& failure) noexcept {
+  const eredu_status status = report(error, failure.code, failure.message);
+  if (error == nullptr || failure.entries.empty() || *error == &out_of_memory_error) return status;
+  try {
+    (*error)->entries = new std::vector<ErrorEntry>(failure.entries);
+  } catch (const std::bad_alloc&) {
+    eredu_error_free(*error);
+    return report_out_of_memory(error);
+  }
+  return status;
 }
 
 std::string ArgumentName::text() const {
@@ -123,9 +136,53 @@ const char* eredu_error_message(const eredu_error* error) {
   return error == nullptr ? "" : error->message;
 }
 
+size_t eredu_error_count(const eredu_error* error) {
+  if (error == nullptr) return 0;
+  return error->entries == nullptr ? 1 : error->entries->size();
+}
+
+eredu_status eredu_error_entry_init(eredu_error_entry* entry, size_t size, eredu_error** error) {
+  return init_sized(entry, size, "entry", error);
+}
+
+eredu_status eredu_error_get_entry(const eredu_error* error, size_t index, eredu_error_entry* out,
+                                   eredu_error** out_error) {
+  return firewall(
+      out_error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(error, "error"));
+        EREDU_TRY(sized_out(out, "out"));
+        EREDU_TRY(index_argument(index, eredu_error_count(error), "entry index"));
+        eredu_error_entry entry{};
+        entry.struct_size = sizeof entry;
+        if (error->entries == nullptr) {
+          entry.code = error->code;
+          entry.message = error->message;
+          entry.message_length = std::strlen(error->message);
+        } else {
+          const ErrorEntry& problem = (*error->entries)[index];
+          entry.code = to_c(problem.code);
+          if (!problem.group.empty()) {
+            entry.group = problem.group.c_str();
+            entry.group_length = problem.group.size();
+          }
+          if (!problem.tensor.empty()) {
+            entry.tensor = problem.tensor.c_str();
+            entry.tensor_length = problem.tensor.size();
+          }
+          entry.message = problem.message.c_str();
+          entry.message_length = problem.message.size();
+        }
+        write_sized(out, entry);
+        return outcome::success();
+      },
+      out);
+}
+
 void eredu_error_free(eredu_error* error) {
   if (error == nullptr || error == &out_of_memory_error) return;
   delete[] error->message;
+  delete error->entries;
   delete error;
 }
 

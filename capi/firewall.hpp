@@ -23,6 +23,8 @@
 struct eredu_error {
   eredu_status code;
   const char* message;  // NUL-terminated; owned unless this is the OOM object
+  // Every problem of a planning failure (owned), or nullptr for one.
+  const std::vector<eredu::ErrorEntry>* entries;
 };
 
 namespace eredu::capi {
@@ -32,6 +34,8 @@ inline eredu_status to_c(Status status) { return static_cast<eredu_status>(statu
 /// Stores a new error object in `*error` (when error is not null) and returns
 /// `code`; falls back to the static out-of-memory object if allocating fails.
 eredu_status report(eredu_error** error, Status code, std::string_view message) noexcept;
+/// report() of `failure`, keeping its entries (every problem it lists).
+eredu_status report(eredu_error** error, const Error& failure) noexcept;
 eredu_status report_out_of_memory(eredu_error** error) noexcept;
 
 /// Out-parameters are zeroed before the body runs and again on failure.
@@ -62,7 +66,7 @@ eredu_status firewall(eredu_error** error, Body&& body, Outs*... outs) noexcept 
     Result<void> result = std::forward<Body>(body)();
     if (result) return EREDU_OK;
     (clear_out(outs), ...);
-    return report(error, result.error().code, result.error().message);
+    return report(error, result.error());
   } catch (const std::bad_alloc&) {
     (clear_out(outs), ...);
     return report_out_of_memory(error);

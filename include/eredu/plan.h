@@ -95,7 +95,11 @@ EREDU_API eredu_status eredu_plan_options_init(eredu_plan_options *options, size
  * group in document order, EREDU_E_INVALID_TENSOR (member resolution and
  * the companion rule under EREDU_POLICY_REQUIRE or EREDU_POLICY_REQUIRE_EVEN,
  * the even-split rule under EREDU_POLICY_REQUIRE_EVEN, placement validation
- * under every policy; docs/planning.md).
+ * under every policy; docs/planning.md). The error's code and message are
+ * the first of these; after a preflight or group error planning goes on,
+ * and the error object lists every problem, the groups' in document order
+ * then the preflight's (eredu_error_count, eredu_error_get_entry;
+ * docs/interchange.md, "Planning errors").
  *
  * @param model    the description; the layout keeps it alive, so the model
  *                 handle may be freed first.

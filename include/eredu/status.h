@@ -167,6 +167,36 @@
 /** CommunicationCompletionPolicy::new with a zero-millisecond deadline. */
 #define EREDU_E_INVALID_COMPLETION_POLICY 900
 
+/**
+ * One problem of an error object (eredu_error_get_entry): a planning
+ * failure lists every problem it found, in the order of docs/interchange.md
+ * ("Planning errors": the groups in document order, then the topology
+ * preflight); any other error is one problem, its own code and message. An
+ * output struct (docs/abi.md): set struct_size (EREDU_ERROR_ENTRY_INIT or
+ * eredu_error_entry_init). Strings are borrowed from the error object and
+ * valid until eredu_error_free.
+ */
+struct eredu_error_entry {
+  /** The caller's sizeof(eredu_error_entry). */
+  uint32_t struct_size;
+  /** The problem's status code. */
+  eredu_status code;
+  /** The logical group it concerns, NUL-terminated UTF-8, and its length;
+   * NULL and 0 when none (a topology problem). */
+  const char *group;
+  size_t group_length;
+  /** The tensor (member target) it concerns; NULL and 0 when the problem is
+   * the group's as a whole. */
+  const char *tensor;
+  size_t tensor_length;
+  /** Its message, as eredu_error_message gives a single problem's. */
+  const char *message;
+  size_t message_length;
+};
+
+#define EREDU_ERROR_ENTRY_INIT \
+  { (uint32_t)sizeof(eredu_error_entry), 0, NULL, 0, NULL, 0, NULL, 0 }
+
 EREDU_BEGIN_DECLS
 
 /**
@@ -208,6 +238,43 @@ EREDU_API const char *eredu_error_message(const eredu_error *error);
  * Thread-safe for distinct objects. Cannot fail.
  */
 EREDU_API void eredu_error_free(eredu_error *error);
+
+/**
+ * The number of problems an error object lists: every problem of a
+ * planning failure (eredu_plan_rank, eredu_plan_world_json,
+ * eredu_check_json, eredu_fit_json report all of them at once), else 1.
+ * eredu_error_code and eredu_error_message stay the ones a planner that
+ * stopped at the first problem reported.
+ *
+ * @param error an error object, or NULL.
+ * @return the count; 0 for NULL.
+ * Thread-safe: error objects are immutable. Cannot fail.
+ */
+EREDU_API size_t eredu_error_count(const eredu_error *error);
+
+/**
+ * Initializes the first `size` bytes of `entry` (pass sizeof *entry):
+ * zeroes and struct_size = size.
+ *
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (entry); EREDU_E_INVALID_ARGUMENT
+ *         (size below 4 or above 4096, or ending inside a field).
+ * Thread-safe.
+ */
+EREDU_API eredu_status eredu_error_entry_init(eredu_error_entry *entry, size_t size,
+                                              eredu_error **error);
+
+/**
+ * Problem `index` (< eredu_error_count(error)) of an error object.
+ *
+ * @param error the error object to read; NULL is EREDU_E_NULL_ARGUMENT.
+ * @param out   filled within its struct_size; zeroed on failure.
+ * @param out_error optional error slot for this call's own failure.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (error, out);
+ *         EREDU_E_INVALID_ARGUMENT (index out of range, a struct_size).
+ * Thread-safe: error objects are immutable.
+ */
+EREDU_API eredu_status eredu_error_get_entry(const eredu_error *error, size_t index,
+                                             eredu_error_entry *out, eredu_error **out_error);
 
 EREDU_END_DECLS
 

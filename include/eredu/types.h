@@ -95,6 +95,8 @@ typedef uint32_t eredu_parameter_bank_access;
 
 /** An error object: a status code and a UTF-8 message (eredu/status.h). */
 typedef struct eredu_error eredu_error;
+/** One problem of a planning failure (eredu/status.h). */
+typedef struct eredu_error_entry eredu_error_entry;
 /** An immutable, validated parameter group (eredu/group.h). */
 typedef struct eredu_group eredu_group;
 /** An immutable, validated model description (eredu/model.h). */

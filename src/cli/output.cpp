@@ -29,13 +29,28 @@ Result<void> write_stdout(std::string_view text) {
   return outcome::success();
 }
 
+namespace {
+
+// `error[NAME]: message` on stderr, written with its length: a message is
+// never cut at a NUL byte.
+void write_error_line(Status code, const std::string& message) {
+  const std::string_view name = status_name(static_cast<std::int32_t>(code));
+  std::fprintf(stderr, "error[%.*s]: ", static_cast<int>(name.size()), name.data());
+  std::fwrite(message.data(), 1, message.size(), stderr);
+  std::fputc('\n', stderr);
+}
+
+}  // namespace
+
 int report_error(const Error& error, bool json) {
   const auto code = static_cast<std::int32_t>(error.code);
   const std::string_view name = status_name(code);
-  // Written with its length: a message is never cut at a NUL byte.
-  std::fprintf(stderr, "error[%.*s]: ", static_cast<int>(name.size()), name.data());
-  std::fwrite(error.message.data(), 1, error.message.size(), stderr);
-  std::fputc('\n', stderr);
+  // One line per problem of a planning failure, in their order; else one.
+  if (error.entries.size() > 1) {
+    for (const ErrorEntry& entry : error.entries) write_error_line(entry.code, entry.message);
+  } else {
+    write_error_line(error.code, error.message);
+  }
   if (json) {
     std::string out;
     JsonWriter writer(out);
@@ -43,6 +58,22 @@ int report_error(const Error& error, bool json) {
     writer.key("code").string(name);
     writer.key("status").uint(static_cast<std::uint64_t>(code));
     writer.key("message").string(error.message);
+    if (!error.entries.empty()) {
+      writer.key("errors").begin_array();
+      for (const ErrorEntry& entry : error.entries) {
+        const auto entry_code = static_cast<std::int32_t>(entry.code);
+        writer.begin_object();
+        writer.key("code").string(status_name(entry_code));
+        writer.key("status").uint(static_cast<std::uint64_t>(entry_code));
+        writer.key("group");
+        entry.group.empty() ? writer.null() : writer.string(entry.group);
+        writer.key("tensor");
+        entry.tensor.empty() ? writer.null() : writer.string(entry.tensor);
+        writer.key("message").string(entry.message);
+        writer.end_object();
+      }
+      writer.end_array();
+    }
     writer.end_object().end_object();
     out += '\n';
     // The exit status already says what went wrong; a failed write adds nothing.

@@ -10,15 +10,34 @@
 
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/status.hpp"
 
 namespace eredu {
 
-/// A failure: a stable status code and a human-readable message.
+/// One problem of a planning failure: its code, the logical group and the
+/// tensor it names (empty when none), and its message.
+struct ErrorEntry {
+  Status code = Status::Internal;
+  std::string group;
+  std::string tensor;
+  std::string message;
+};
+
+/// A failure: a stable status code and a human-readable message. A
+/// planning failure lists every problem it found in `entries`, in the order
+/// of docs/interchange.md ("Planning errors"); `code` and `message` are one
+/// of them, the one planning reported before it listed them all. Other
+/// failures have no entries.
 struct Error {
+  Error() = default;
+  Error(Status error_code, std::string error_message, std::vector<ErrorEntry> all = {})
+      : code(error_code), message(std::move(error_message)), entries(std::move(all)) {}
+
   Status code = Status::Internal;
   std::string message;
+  std::vector<ErrorEntry> entries;
 };
 
 namespace outcome = boost::outcome_v2;

@@ -49,7 +49,7 @@ bool owns_scope(const GroupScope& scope, const ParallelRankTopology& rank,
 class RankPlanner {
  public:
   RankPlanner(const ModelDescription& model, const ParallelRankTopology& rank,
-              const LocalRanges& ranges, ShardingPolicy policy, const CompanionVerdicts* verdicts,
+              const LocalRanges* ranges, ShardingPolicy policy, const CompanionVerdicts* verdicts,
               LocalModelLayout& layout)
       : model_(model),
         rank_(rank),
@@ -59,15 +59,23 @@ class RankPlanner {
         layout_(layout) {}
 
   /// Plans groups [begin, end), whose first member has flat index
-  /// `first_flat`, stopping at the first error.
-  Result<void> plan_groups(std::uint32_t begin, std::uint32_t end, std::uint32_t first_flat) {
+  /// `first_flat`; a group that fails adds its error to errors() and
+  /// planning goes on with the next.
+  void plan_groups(std::uint32_t begin, std::uint32_t end, std::uint32_t first_flat) {
     const auto& groups = model_.groups();
     for (std::uint32_t g = begin; g < end; ++g) {
-      EREDU_TRY(plan_group(g, first_flat));
+      failed_tensor_.clear();
+      if (auto planned = plan_group(g, first_flat); !planned) {
+        Error error = std::move(planned).error();
+        errors_.push_back(ErrorEntry{error.code, groups[g].logical_name(),
+                                     std::move(failed_tensor_), std::move(error.message)});
+      }
       first_flat += static_cast<std::uint32_t>(groups[g].members().size());
     }
-    return outcome::success();
   }
+
+  /// The errors of the groups planned, in document order.
+  std::vector<ErrorEntry>& errors() { return errors_; }
 
   /// Adds this planner's totals and fallbacks to the layout (in call order).
   void merge_into(LocalModelLayout& layout) const {
@@ -93,6 +101,7 @@ class RankPlanner {
       auto resolved = resolve_member(group, member, parts, tp_rank, even);
       if (!resolved) {
         unresolved = std::move(resolved).error();
+        failed_tensor_ = member.target();
         break;
       }
       resolved_.push_back(std::move(resolved).value());
@@ -109,6 +118,7 @@ class RankPlanner {
       return failf(Status::InvalidTensor, "logical parameter {}: {}",
                    debug_quoted(group.logical_name()), unresolved->message);
     }
+    failed_tensor_.clear();  // the fallback replaces the failed member
     if (fell_back) {
       resolved_.assign(members.size(), ResolvedMember{TensorPlacement::replicated(), 0});
       fell_back_groups_.push_back(group_index);
@@ -135,6 +145,7 @@ class RankPlanner {
     for (std::size_t i = 0; i < members.size(); ++i) {
       auto valid = validate_placement(resolved_[i].placement, members[i].global_shape(), bounds);
       if (!valid) {
+        failed_tensor_ = members[i].target();
         std::string text =
             fmt::format("placement for tensor {}: {}", members[i].target(), valid.error().message);
         if (refuses_fallback(policy_)) {
@@ -145,7 +156,9 @@ class RankPlanner {
       }
     }
 
-    const bool owned = owns_scope(group.scope(), rank_, ranges_);
+    // Without the preflight's ranges (it failed) ownership is not decided;
+    // the layout is not returned then.
+    const bool owned = ranges_ == nullptr || owns_scope(group.scope(), rank_, *ranges_);
     for (std::size_t i = 0; i < members.size(); ++i) {
       const std::uint32_t flat = first_flat + static_cast<std::uint32_t>(i);
       LocalTensorLayout& entry = layout_.tensors[model_.position_of()[flat]];
@@ -222,13 +235,15 @@ class RankPlanner {
 
   const ModelDescription& model_;
   const ParallelRankTopology& rank_;
-  const LocalRanges& ranges_;
+  const LocalRanges* ranges_;  // nullptr when the preflight failed
   ShardingPolicy policy_;
   const CompanionVerdicts* verdicts_;
   LocalModelLayout& layout_;  // planners of one layout write disjoint tensors
   std::vector<ResolvedMember> resolved_;
   LayoutTotals totals_;
   std::vector<std::uint32_t> fell_back_groups_;
+  std::vector<ErrorEntry> errors_;
+  std::string failed_tensor_;  // the member of the group being planned that failed
 };
 
 // A contiguous run of groups planned by one thread.
@@ -269,7 +284,9 @@ Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>
                                    ShardingPolicy policy, unsigned threads,
                                    const CompanionVerdicts* verdicts) {
   EREDU_TRY(rank_topology, ParallelRankTopology::create(topology, rank));
-  EREDU_TRY(ranges, rank_topology.local_ranges(model->info().layers, model->info().experts));
+  // A preflight error is reported after the groups' errors (docs/interchange.md,
+  // "Planning errors"): the groups are still resolved, without ownership.
+  auto ranges = rank_topology.local_ranges(model->info().layers, model->info().experts);
 
   LocalModelLayout layout;
   layout.model = model;
@@ -288,10 +305,10 @@ Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>
                              : 1u;
   const std::vector<GroupSpan> spans = split_groups(*model, parts);
   std::vector<RankPlanner> planners(
-      spans.size(), RankPlanner(*model, rank_topology, ranges, policy, verdicts, layout));
-  std::vector<Result<void>> results(spans.size(), Result<void>(outcome::success()));
+      spans.size(), RankPlanner(*model, rank_topology, ranges ? &ranges.value() : nullptr, policy,
+                                verdicts, layout));
   auto plan_span = [&](std::size_t i) {
-    results[i] = planners[i].plan_groups(spans[i].begin, spans[i].end, spans[i].first_flat);
+    planners[i].plan_groups(spans[i].begin, spans[i].end, spans[i].first_flat);
   };
   {
     std::vector<std::jthread> workers;
@@ -307,11 +324,22 @@ Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>
     plan_span(0);
     for (std::size_t i = started; i < spans.size(); ++i) plan_span(i);
   }
-  // The first error in document order wins, as if planned on one thread.
-  for (std::size_t i = 0; i < spans.size(); ++i) {
-    if (!results[i]) return outcome::failure(std::move(results[i]).error());
-    planners[i].merge_into(layout);
+  // Every error: the groups' in document order, as if planned on one
+  // thread, then the preflight's. The failure's code and message stay what
+  // they always were: the preflight's when it failed, else the first
+  // group's.
+  std::vector<ErrorEntry> errors;
+  for (RankPlanner& planner : planners) {
+    std::move(planner.errors().begin(), planner.errors().end(), std::back_inserter(errors));
   }
+  if (!ranges) errors.push_back({ranges.error().code, {}, {}, ranges.error().message});
+  if (!errors.empty()) {
+    const ErrorEntry& first = ranges ? errors.front() : errors.back();
+    const Status code = first.code;
+    std::string message = first.message;
+    return outcome::failure(Error{code, std::move(message), std::move(errors)});
+  }
+  for (const RankPlanner& planner : planners) planner.merge_into(layout);
   return layout;
 }
 

@@ -149,11 +149,23 @@ class Plans(unittest.TestCase):
         for spelling in ("require-even", "require_even"):
             result = run("check", reflection, "--tp", "8", "--policy", spelling)
             self.assertEqual((result.returncode, result.stdout), (2, ""))
+            # Every violation in one run: the embedding and the output head.
             self.assertEqual(
                 result.stderr,
                 'error[EREDU_E_INVALID_TENSOR]: logical parameter "embed": tensor '
                 '"model.embed_tokens.weight" axis 0 extent 128262 does not split evenly 8 ways '
+                "under require_even; sizes up to 64 that divide it: 1, 2, 3, 6\n"
+                'error[EREDU_E_INVALID_TENSOR]: logical parameter "head": tensor '
+                '"lm_head.weight" axis 0 extent 128262 does not split evenly 8 ways '
                 "under require_even; sizes up to 64 that divide it: 1, 2, 3, 6\n")
+        result = run("check", reflection, "--tp", "8", "--policy", "require-even", "--format",
+                     "json")
+        error = json.loads(result.stdout)["error"]
+        self.assertEqual(error["code"], "EREDU_E_INVALID_TENSOR")
+        self.assertEqual([(e["group"], e["tensor"], e["status"]) for e in error["errors"]],
+                         [("embed", "model.embed_tokens.weight", 101),
+                          ("head", "lm_head.weight", 101)])
+        self.assertEqual(error["message"], error["errors"][0]["message"])
         result = run("check", reflection, "--tp", "2", "--policy", "require-even", "--format", "json")
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(json.loads(result.stdout)["policy"], "require_even")

@@ -385,3 +385,36 @@ TEST_CASE("huge axis sizes cost nothing: planning never enumerates an axis") {
   CHECK(at(data, "w").placement == TensorPlacement::range(0, 4, 8));
   CHECK(data.totals.local_bytes == 64 + 16);
 }
+
+TEST_CASE("every failing group is reported, in document order, whatever the thread count") {
+  auto builder = ModelBuilder::create({}).value();
+  const std::uint32_t count = static_cast<std::uint32_t>(kParallelTensors) + 4000;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    // Every 5000th group has a dimension 3 ranks cannot split evenly.
+    const std::uint64_t rows = i % 5000 == 7 ? 4 : 6;
+    REQUIRE(builder.add_group(
+        group(fmt::format("g{}", i), ParameterRole::RowProjection,
+              {member(fmt::format("t{}", i), {rows}, MemberSharding::equal(0))})));
+  }
+  auto model = std::move(builder).finish().value();
+  const auto topology = ParallelTopology::create(3, 1, 1, 1).value();
+  auto one = plan_rank(model, topology, 0, ShardingPolicy::Require, 1);
+  auto two = plan_rank(model, topology, 0, ShardingPolicy::Require, 2);
+  REQUIRE_FALSE(one);
+  REQUIRE_FALSE(two);
+  const auto& entries = one.error().entries;
+  REQUIRE(entries.size() == 5);  // groups 7, 5007, 10007, 15007, 20007
+  for (std::size_t k = 0; k < entries.size(); ++k) {
+    const std::uint32_t index = 7 + 5000 * static_cast<std::uint32_t>(k);
+    CHECK(entries[k].code == Status::InvalidTensor);
+    CHECK(entries[k].group == fmt::format("g{}", index));
+    CHECK(entries[k].tensor == fmt::format("t{}", index));
+    CHECK(entries[k].message ==
+          fmt::format("logical parameter \"g{}\": tensor \"t{}\" dimension 4 on axis 0 is not "
+                      "divisible by TP size 3",
+                      index, index));
+    CHECK(two.error().entries[k].message == entries[k].message);
+  }
+  CHECK(two.error().entries.size() == 5);
+  CHECK(one.error().message == entries.front().message);
+}

@@ -192,7 +192,17 @@ Result<std::string> run_case(const Case& c, const std::string& groups,
 /// Step 3: the output text of a failed case.
 std::string error_line(const Error& error) {
   const auto code = static_cast<std::int32_t>(error.code);
-  return fmt::format("error[{}] {}: {}\n", status_name(code), code, error.message);
+  std::string text = fmt::format("error[{}] {}: {}\n", status_name(code), code, error.message);
+  if (error.entries.size() < 2) return text;
+  for (std::size_t i = 0; i < error.entries.size(); ++i) {
+    const ErrorEntry& entry = error.entries[i];
+    const auto entry_code = static_cast<std::int32_t>(entry.code);
+    text +=
+        fmt::format("problem {}: error[{}] {} group {} tensor {}: {}\n", i, status_name(entry_code),
+                    entry_code, entry.group.empty() ? "-" : entry.group,
+                    entry.tensor.empty() ? "-" : entry.tensor, entry.message);
+  }
+  return text;
 }
 
 /// `inputs/models/<model>.groups.json` of every model folder the describer

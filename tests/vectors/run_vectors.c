@@ -13,6 +13,7 @@
  */
 #include <eredu/eredu.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,17 +164,44 @@ static int parse_line(char *line, vector_case *c) {
   return tokens > 0;
 }
 
-/* README step 3: the error line of a failed step. */
+/* Appends printf output to `out` (data NULL after a failure). */
+static void append(text *out, size_t room, const char *format, ...) {
+  va_list arguments;
+  char *grown;
+  int written;
+  if (out->data == NULL) return;
+  grown = realloc(out->data, out->length + room);
+  if (grown == NULL) {
+    free(out->data);
+    out->data = NULL;
+    return;
+  }
+  out->data = grown;
+  va_start(arguments, format);
+  written = vsnprintf(out->data + out->length, room, format, arguments);
+  va_end(arguments);
+  if (written > 0) out->length += (size_t)written;
+}
+
+/* README step 3: the error line of a failed step, then one line per problem
+ * when it lists several. */
 static text error_text(eredu_status status, const eredu_error *error) {
   text result;
   const char *name = eredu_status_name(status);
   const char *message = eredu_error_message(error);
-  size_t size = strlen(name) + strlen(message) + 64;
-  result.data = malloc(size);
+  size_t count = eredu_error_count(error);
+  size_t i;
+  result.data = malloc(1);
   result.length = 0;
-  if (result.data != NULL) {
-    int written = snprintf(result.data, size, "error[%s] %d: %s\n", name, (int)status, message);
-    result.length = written > 0 ? (size_t)written : 0;
+  append(&result, strlen(name) + strlen(message) + 64, "error[%s] %d: %s\n", name, (int)status,
+         message);
+  for (i = 0; count > 1 && i < count; ++i) {
+    eredu_error_entry entry = EREDU_ERROR_ENTRY_INIT;
+    if (eredu_error_get_entry(error, i, &entry, NULL) != EREDU_OK) continue;
+    append(&result, entry.group_length + entry.tensor_length + entry.message_length + 128,
+           "problem %lu: error[%s] %d group %s tensor %s: %s\n", (unsigned long)i,
+           eredu_status_name(entry.code), (int)entry.code, entry.group ? entry.group : "-",
+           entry.tensor ? entry.tensor : "-", entry.message);
   }
   return result;
 }

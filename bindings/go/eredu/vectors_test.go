@@ -118,7 +118,8 @@ func parseVectorCase(line string) (vectorCase, error) {
 }
 
 // runVectorCase returns the case's output text: the library's text, or the
-// error line of the README.
+// error line of the README (then one line per problem when there are more
+// than one).
 func runVectorCase(dir string, c vectorCase) (string, error) {
 	document, err := os.ReadFile(filepath.Join(dir, c.groups))
 	if err != nil {
@@ -158,7 +159,20 @@ func runVectorCase(dir string, c vectorCase) (string, error) {
 	case err == nil:
 		return text, nil
 	case errors.As(err, &e):
-		return fmt.Sprintf("error[%s] %d: %s\n", e.Name, int32(e.Code), e.Message), nil
+		out := fmt.Sprintf("error[%s] %d: %s\n", e.Name, int32(e.Code), e.Message)
+		if len(e.Problems) > 1 {
+			orDash := func(s string) string {
+				if s == "" {
+					return "-"
+				}
+				return s
+			}
+			for i, p := range e.Problems {
+				out += fmt.Sprintf("problem %d: error[%s] %d group %s tensor %s: %s\n",
+					i, p.Name, int32(p.Code), orDash(p.Group), orDash(p.Tensor), p.Message)
+			}
+		}
+		return out, nil
 	default:
 		return "", err
 	}

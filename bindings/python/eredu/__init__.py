@@ -31,8 +31,9 @@ decoder layers of each pipeline stage, which plan_rank takes too), fit_json
 WeightResidency, DenseTransferSchedule) and NormalizedLoadRequest; errors
 in eredu.errors, status codes in eredu.status.
 
-Every failing call raises EreduError (code, name, message); arguments of
-the wrong type or range raise TypeError / ValueError before any C call.
+Every failing call raises EreduError (code, name, message, problems);
+arguments of the wrong type or range raise TypeError / ValueError before
+any C call.
 Objects owning a library handle have close(), are context managers and
 are freed by the garbage collector otherwise; use after close() raises
 ClosedError; they cannot be copied or pickled.
@@ -41,7 +42,7 @@ from . import status
 from ._library import SUPPORTED_MAJOR, IncompatibleLibraryError, lib as _lib
 from .errors import (ClosedError, CompletionPolicyError, DenseTransferScheduleError, EreduError,
                      GeneralError, LinearFormatError, NormalizedLoadRequestError, OffloadError,
-                     ParallelPlanError, TopologyError, WeightBindingError,
+                     ParallelPlanError, Problem, TopologyError, WeightBindingError,
                      WeightResidencyPolicyError, error_class, status_name)
 from .group import (Dtype, GroupScope, MemberSharding, ParameterGroupSpec, ParameterMemberSpec,
                     ParameterRole, ScopeKind, ShardingKind, aligned_partition_units,

@@ -216,6 +216,10 @@ class eredu_residency_summary(ctypes.Structure):
     """eredu/residency_policy.h"""
 
 
+class eredu_error_entry(ctypes.Structure):
+    """eredu/status.h"""
+
+
 class eredu_topology(ctypes.Structure):
     """eredu/topology.h"""
 
@@ -583,6 +587,17 @@ eredu_residency_summary._fields_ = [
     ("parameter_bank_prefetch_depth", ctypes.c_uint64),
     ("parameter_bank_compact_scratch_bytes", ctypes.c_uint64),
     ("parameter_bank_prefill_target_bytes", ctypes.c_uint64),
+]
+
+eredu_error_entry._fields_ = [
+    ("struct_size", ctypes.c_uint32),
+    ("code", eredu_status),
+    ("group", ctypes.c_char_p),
+    ("group_length", ctypes.c_size_t),
+    ("tensor", ctypes.c_char_p),
+    ("tensor_length", ctypes.c_size_t),
+    ("message", ctypes.c_char_p),
+    ("message_length", ctypes.c_size_t),
 ]
 
 eredu_topology._fields_ = [
@@ -1287,6 +1302,20 @@ FUNCTIONS = {
     ]),
     "eredu_error_free": (None, [
         P(eredu_error),  # error
+    ]),
+    "eredu_error_count": (ctypes.c_size_t, [
+        P(eredu_error),  # error
+    ]),
+    "eredu_error_entry_init": (eredu_status, [
+        P(eredu_error_entry),  # entry
+        ctypes.c_size_t,  # size
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_error_get_entry": (eredu_status, [
+        P(eredu_error),  # error
+        ctypes.c_size_t,  # index
+        P(eredu_error_entry),  # out
+        P(P(eredu_error)),  # out_error
     ]),
     # eredu/topology.h
     "eredu_topology_init": (eredu_status, [

@@ -86,7 +86,7 @@ class FunctionTable(unittest.TestCase):
         headers = set(cheader.functions())
         self.assertEqual(sorted(headers - declared), [], "declared nowhere in _capi_gen")
         self.assertEqual(sorted(declared - headers), [], "declared but not in any header")
-        self.assertEqual(len(headers), 133)
+        self.assertEqual(len(headers), 136)
 
     def test_arity_and_types_match_the_headers(self):
         for name, (ret, params) in cheader.functions().items():
@@ -141,7 +141,7 @@ class Types(unittest.TestCase):
 class Structs(unittest.TestCase):
     def test_every_header_struct_is_declared_with_its_fields(self):
         structs = cheader.structs()
-        self.assertEqual(len(structs), 33)
+        self.assertEqual(len(structs), 34)
         self.assertEqual(sorted(structs),
                          sorted(set(cheader.struct_typedefs()) - set(cheader.opaque_types())))
         for name, fields in structs.items():
@@ -282,6 +282,10 @@ def _exercise_every_struct():
         layout.topology(), layout.totals(), layout.tensor_at(0)
         eredu.plan_world_json(model, (2, 1, 1, 1), progress=lambda done, total: None)
         eredu.check_json(model, (2, 1, 1, 1), device_budget_bytes=1 << 30, threads=1)
+        try:  # a failure's problems (eredu_error_get_entry)
+            eredu.plan_rank(model, (8, 1, 1, 1), 0)
+        except eredu.EreduError as error:
+            error.problems
         eredu.fit_json(model, device_budget_bytes=1 << 30, max_world=2, threads=1,
                        progress=lambda done, total: None)
         spec = LinearFormatSpec.affine(LinearFormat.affine(32, 4), "w.s", "w.z", "BF16")

@@ -92,6 +92,11 @@ def run_case(case):
                                         pipeline_layers=pipeline_layers)
     except eredu.EreduError as error:
         text = f"error[{error.name}] {error.code}: {error.message}\n"
+        if len(error.problems) > 1:
+            for index, problem in enumerate(error.problems):
+                text += (f"problem {index}: error[{problem.name}] {problem.code} "
+                         f"group {problem.group or '-'} tensor {problem.tensor or '-'}: "
+                         f"{problem.message}\n")
     return text.encode("utf-8")
 
 

@@ -1512,6 +1512,18 @@ extern "C" {
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_error_entry {
+    pub struct_size: u32,
+    pub code: eredu_status,
+    pub group: *const ::std::os::raw::c_char,
+    pub group_length: usize,
+    pub tensor: *const ::std::os::raw::c_char,
+    pub tensor_length: usize,
+    pub message: *const ::std::os::raw::c_char,
+    pub message_length: usize,
+}
 extern "C" {
     pub fn eredu_status_name(status: eredu_status) -> *const ::std::os::raw::c_char;
 }
@@ -1523,6 +1535,24 @@ extern "C" {
 }
 extern "C" {
     pub fn eredu_error_free(error: *mut eredu_error);
+}
+extern "C" {
+    pub fn eredu_error_count(error: *const eredu_error) -> usize;
+}
+extern "C" {
+    pub fn eredu_error_entry_init(
+        entry: *mut eredu_error_entry,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_error_get_entry(
+        error: *const eredu_error,
+        index: usize,
+        out: *mut eredu_error_entry,
+        out_error: *mut *mut eredu_error,
+    ) -> eredu_status;
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]

@@ -317,6 +317,15 @@ int main(void) {
   FIELD(eredu_residency_summary, parameter_bank_prefetch_depth);
   FIELD(eredu_residency_summary, parameter_bank_compact_scratch_bytes);
   FIELD(eredu_residency_summary, parameter_bank_prefill_target_bytes);
+  STRUCT(eredu_error_entry);
+  FIELD(eredu_error_entry, struct_size);
+  FIELD(eredu_error_entry, code);
+  FIELD(eredu_error_entry, group);
+  FIELD(eredu_error_entry, group_length);
+  FIELD(eredu_error_entry, tensor);
+  FIELD(eredu_error_entry, tensor_length);
+  FIELD(eredu_error_entry, message);
+  FIELD(eredu_error_entry, message_length);
   STRUCT(eredu_topology);
   FIELD(eredu_topology, struct_size);
   FIELD(eredu_topology, tensor);

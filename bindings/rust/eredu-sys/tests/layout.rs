@@ -76,6 +76,7 @@ fn rust_lines() -> Vec<String> {
         eredu_parameter_bank_options { struct_size, members, compact_bank_scratch_bytes, prefill_compact_bank_target_bytes }
         eredu_weight_residency_desc { struct_size, layers, layerwise, dense, parameter_bank_cache }
         eredu_residency_summary { struct_size, execution_residency, preparation_residency, offload_eviction_policy, parameter_bank_eviction_policy, offload_has_device_budget, offload_has_host_budget, is_fully_resident, ordinary_is_fully_resident, sample_backend_memory, sample_process_memory, has_parameter_bank_cache, parameter_bank_has_device_budget, parameter_bank_has_host_budget, offload_device_budget_bytes, offload_host_budget_bytes, offload_prefetch_depth, device_depth, max_cached_shards, dense_host_lookahead, dense_background_queue_capacity, parameter_bank_device_budget_bytes, parameter_bank_host_budget_bytes, parameter_bank_prefetch_depth, parameter_bank_compact_scratch_bytes, parameter_bank_prefill_target_bytes }
+        eredu_error_entry { struct_size, code, group, group_length, tensor, tensor_length, message, message_length }
         eredu_topology { struct_size, tensor, pipeline, expert, data }
         eredu_check_options { struct_size, has_device_budget, residency_json, residency_json_length, device_budget_bytes }
         eredu_fit_options { struct_size, max_world }

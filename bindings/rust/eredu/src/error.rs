@@ -182,8 +182,55 @@ error_codes! {
     InvalidCompletionPolicy = EREDU_E_INVALID_COMPLETION_POLICY,
 }
 
+/// One problem of an [`Error`]: a planning failure lists every violation it
+/// found (the groups in document order, then the topology preflight); any
+/// other error is its own single problem.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    code: ErrorCode,
+    name: &'static str,
+    group: Option<String>,
+    tensor: Option<String>,
+    message: String,
+}
+
+impl Problem {
+    /// The problem's code.
+    pub const fn code(&self) -> ErrorCode {
+        self.code
+    }
+
+    /// Its status number.
+    pub const fn status(&self) -> i32 {
+        self.code.status()
+    }
+
+    /// Its stable symbolic name, e.g. `"EREDU_E_INVALID_TENSOR"`.
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The logical group it concerns; `None` for a topology problem (and
+    /// for an error that is not about a group).
+    pub fn group(&self) -> Option<&str> {
+        self.group.as_deref()
+    }
+
+    /// The tensor (member target) it concerns; `None` when the problem is
+    /// the group's as a whole.
+    pub fn tensor(&self) -> Option<&str> {
+        self.tensor.as_deref()
+    }
+
+    /// Its message, as a single problem's error gives it.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
+}
+
 /// An error of the eredu C API: the status code, its stable name and the
-/// library's message (naming the group, tensor, axis and numbers involved).
+/// library's message (naming the group, tensor, axis and numbers involved),
+/// and every [`Problem`] it lists ([`Error::problems`]).
 ///
 /// `Display` prints `error[NAME] STATUS: MESSAGE`, the line the shared test
 /// vectors expect (without the trailing newline).
@@ -192,6 +239,7 @@ pub struct Error {
     code: ErrorCode,
     name: &'static str,
     message: String,
+    problems: Vec<Problem>,
 }
 
 impl Error {
@@ -215,13 +263,39 @@ impl Error {
         &self.message
     }
 
+    /// Every problem the error lists, never empty: for a planning failure
+    /// ([`ModelDescription::plan_rank`](crate::ModelDescription::plan_rank),
+    /// [`plan_world_json`](crate::plan_world_json),
+    /// [`check_json`](crate::check_json)) each violation found, the groups
+    /// in document order and then the topology preflight; for any other
+    /// error one problem equal to the error. [`Error::code`] and
+    /// [`Error::message`] stay the problem a planner stopping at the first
+    /// one reported (the preflight's when it failed, else the first
+    /// group's).
+    pub fn problems(&self) -> &[Problem] {
+        &self.problems
+    }
+
+    /// The single problem equal to an error without a problem list.
+    fn sole_problem(code: ErrorCode, name: &'static str, message: &str) -> Vec<Problem> {
+        vec![Problem {
+            code,
+            name,
+            group: None,
+            tensor: None,
+            message: message.to_owned(),
+        }]
+    }
+
     /// An error raised by this crate before the library is called (a NUL
     /// byte inside a string, a count too large, an incompatible library).
     pub(crate) fn binding(code: ErrorCode, message: impl Into<String>) -> Self {
+        let message = message.into();
         Self {
             code,
             name: code.name(),
-            message: message.into(),
+            problems: Self::sole_problem(code, code.name(), &message),
+            message,
         }
     }
 
@@ -233,25 +307,98 @@ impl Error {
     /// not yet freed; it is freed here.
     pub(crate) unsafe fn from_library(status: i32, error: *mut sys::eredu_error) -> Self {
         // SAFETY: the caller hands over a live error object (or NULL, which
-        // every function below accepts); its message is valid until freed.
-        let message = unsafe {
+        // every function below accepts); its message and problems are valid
+        // until freed, and copied before.
+        let (message, problems) = unsafe {
             let message = CStr::from_ptr(sys::eredu_error_message(error))
                 .to_string_lossy()
                 .into_owned();
+            let problems = problems_of(error);
             sys::eredu_error_free(error);
-            message
+            (message, problems)
         };
-        // SAFETY: eredu_status_name accepts any value and returns a static
-        // NUL-terminated ASCII string.
-        let name = unsafe { CStr::from_ptr(sys::eredu_status_name(status)) }
-            .to_str()
-            .unwrap_or("EREDU_E_UNKNOWN");
+        let code = ErrorCode::from_status(status);
+        let name = status_name(status);
+        let problems = problems.unwrap_or_else(|| Self::sole_problem(code, name, &message));
         Self {
-            code: ErrorCode::from_status(status),
+            code,
             name,
             message,
+            problems,
         }
     }
+}
+
+/// The stable name of any status value.
+fn status_name(status: i32) -> &'static str {
+    // SAFETY: eredu_status_name accepts any value and returns a static
+    // NUL-terminated ASCII string.
+    unsafe { CStr::from_ptr(sys::eredu_status_name(status)) }
+        .to_str()
+        .unwrap_or("EREDU_E_UNKNOWN")
+}
+
+/// A copy of `length` bytes at `text` (UTF-8, lossily), `None` for NULL.
+///
+/// # Safety
+/// `text` is NULL or points at `length` readable bytes.
+unsafe fn borrowed_text(text: *const std::ffi::c_char, length: usize) -> Option<String> {
+    if text.is_null() {
+        return None;
+    }
+    // SAFETY: the caller promises `length` readable bytes at `text`.
+    let bytes = unsafe { std::slice::from_raw_parts(text.cast::<u8>(), length) };
+    Some(String::from_utf8_lossy(bytes).into_owned())
+}
+
+/// Copies every problem of a live error object; `None` when it lists none
+/// (NULL) or one cannot be read.
+///
+/// # Safety
+/// `error` is NULL or a live error object.
+unsafe fn problems_of(error: *const sys::eredu_error) -> Option<Vec<Problem>> {
+    // SAFETY: NULL or a live error object, as the caller promises.
+    let count = unsafe { sys::eredu_error_count(error) };
+    if count == 0 {
+        return None;
+    }
+    let mut problems = Vec::with_capacity(count);
+    for index in 0..count {
+        let mut entry = sys::eredu_error_entry {
+            struct_size: std::mem::size_of::<sys::eredu_error_entry>() as u32,
+            code: 0,
+            group: std::ptr::null(),
+            group_length: 0,
+            tensor: std::ptr::null(),
+            tensor_length: 0,
+            message: std::ptr::null(),
+            message_length: 0,
+        };
+        // SAFETY: a live error object, an index below its count and an
+        // entry of its own struct_size; no error slot is asked for.
+        let status =
+            unsafe { sys::eredu_error_get_entry(error, index, &mut entry, std::ptr::null_mut()) };
+        if status != sys::EREDU_OK {
+            return None;
+        }
+        // SAFETY: on success the strings are NULL or `*_length` bytes
+        // borrowed from `error`, which is still alive.
+        let (group, tensor, message) = unsafe {
+            (
+                borrowed_text(entry.group, entry.group_length),
+                borrowed_text(entry.tensor, entry.tensor_length),
+                borrowed_text(entry.message, entry.message_length),
+            )
+        };
+        problems.push(Problem {
+            code: ErrorCode::from_status(entry.code),
+            name: status_name(entry.code),
+            group,
+            tensor,
+            message: message.unwrap_or_default(),
+        });
+    }
+    Some(problems)
 }
 
 impl fmt::Display for Error {

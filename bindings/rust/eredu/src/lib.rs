@@ -121,7 +121,7 @@ mod world;
 
 pub use eredu_sys as sys;
 
-pub use error::{Error, ErrorCode, Result};
+pub use error::{Error, ErrorCode, Problem, Result};
 pub use format::{
     expand_linear_format_group, expand_linear_format_member, expand_linear_format_parameter_groups,
     BlockFp8ScaleEncoding, GgmlTypeInfo, LinearFormat, LinearFormatSpec,

@@ -15,8 +15,8 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 use eredu::{
-    check_json, plan_world_json, CheckOptions, ModelDescription, ParallelTopology, PlanOptions,
-    ShardingPolicy,
+    check_json, plan_world_json, CheckOptions, Error, ModelDescription, ParallelTopology,
+    PlanOptions, ShardingPolicy,
 };
 
 fn vectors_dir() -> PathBuf {
@@ -200,8 +200,27 @@ fn run(case: &Case, threads: u32) -> Vec<u8> {
     });
     match result {
         Ok(text) => text.into_bytes(),
-        Err(error) => format!("{error}\n").into_bytes(),
+        Err(error) => error_lines(&error).into_bytes(),
     }
+}
+
+/// The error output of a failed case: the `error[...]` line, then one
+/// `problem <i>: ...` line per problem when the error lists more than one.
+fn error_lines(error: &Error) -> String {
+    let mut text = format!("{error}\n");
+    if error.problems().len() > 1 {
+        for (index, problem) in error.problems().iter().enumerate() {
+            text += &format!(
+                "problem {index}: error[{}] {} group {} tensor {}: {}\n",
+                problem.name(),
+                problem.status(),
+                problem.group().unwrap_or("-"),
+                problem.tensor().unwrap_or("-"),
+                problem.message()
+            );
+        }
+    }
+    text
 }
 
 /// Where two outputs first differ, for the failure message.
