@@ -142,8 +142,13 @@ struct Resolver {
     EREDU_TRY(count, group_units());
     EREDU_TRY(dimension, checked_axis(sharding.axis));
     if (sharding.segments.empty()) return invalid("partitioned placement has no segments");
-    if (kv) return resolve_replicated_segments(dimension, count);
-    EREDU_TRY(logical, balanced(count, units_text(count)));
+    // The rank's units, the same in every segment; under KV-head
+    // replication its heads instead.
+    std::optional<IndexRange> logical;
+    if (!kv) {
+      EREDU_TRY(units_range, balanced(count, units_text(count)));
+      logical = units_range;
+    }
     std::vector<IndexRange> runs;
     runs.reserve(sharding.segments.size());
     std::uint64_t previous_end = 0;
@@ -154,29 +159,13 @@ struct Resolver {
                                    segment.start, segment.end, count));
       }
       const std::uint64_t width = segment.length() / count;
-      runs.push_back({segment.start + logical.start * width, segment.start + logical.end * width});
-      previous_end = segment.end;
-    }
-    TensorPlacement placement = TensorPlacement::indices(sharding.axis, runs);
-    const std::uint64_t local = placement.count;
-    return ResolvedMember{std::move(placement), local};
-  }
-
-  Result<ResolvedMember> resolve_replicated_segments(std::uint64_t dimension,
-                                                     std::uint64_t count) const {
-    const MemberSharding& sharding = member.sharding();
-    std::vector<IndexRange> runs;
-    runs.reserve(sharding.segments.size());
-    std::uint64_t previous_end = 0;
-    for (const IndexRange& segment : sharding.segments) {
-      EREDU_TRY(check_segment(segment, sharding.axis, dimension, previous_end, "partitioned"));
-      if (segment.length() % count != 0) {
-        return invalid(fmt::format("segment {}..{} does not contain {} integral logical units",
-                                   segment.start, segment.end, count));
+      IndexRange selected{logical ? logical->start * width : 0, logical ? logical->end * width : 0};
+      if (!logical) {
+        EREDU_TRY(heads,
+                  replicated_heads(segment.length(),
+                                   fmt::format("segment {}..{}", segment.start, segment.end)));
+        selected = heads;
       }
-      EREDU_TRY(selected,
-                replicated_heads(segment.length(),
-                                 fmt::format("segment {}..{}", segment.start, segment.end)));
       runs.push_back({segment.start + selected.start, segment.start + selected.end});
       previous_end = segment.end;
     }

@@ -43,6 +43,10 @@ LocalModelLayout plan(std::uint64_t tp, std::uint64_t rank) {
   return std::move(layout).value();
 }
 
+TensorPlacement runs(std::vector<IndexRange> selected) {
+  return TensorPlacement::indices(0, selected);
+}
+
 const LocalTensorLayout& at(const LocalModelLayout& layout, std::string_view target) {
   const LocalTensorLayout* entry = layout.tensor(target);
   REQUIRE(entry != nullptr);
@@ -164,4 +168,29 @@ TEST_CASE("per_kv_head needs partitioned members and query units; query units a 
   CHECK(not_multiple.error().message ==
         "parallel parameter group \"attn\": query_units 7 must be a positive multiple of its 2 "
         "partition units");
+}
+
+TEST_CASE("partitioned segments follow the query heads, or hold the KV head, per segment") {
+  auto group =
+      ParameterGroupSpec::partitioned(
+          "fused", ParameterRole::AttentionHeads, 2,
+          {member("qg", {32, 4}, MemberSharding::partitioned_segments(0, {{0, 16}, {16, 32}})),
+           member("kv", {8, 4},
+                  MemberSharding::partitioned_segments(0, {{0, 4}, {4, 8}}).kv_head())},
+          {}, 8)
+          .value();
+  auto builder = ModelBuilder::create({}).value();
+  REQUIRE(builder.add_group(std::move(group)));
+  auto model = std::move(builder).finish().value();
+  const auto topology = ParallelTopology::create(4, 1, 1, 1).value();
+  const LocalModelLayout rank1 = plan_rank(model, topology, 1, ShardingPolicy::Require).value();
+  CHECK(at(rank1, "qg").placement == runs({{4, 8}, {20, 24}}));
+  CHECK(at(rank1, "kv").placement == runs({{0, 2}, {4, 6}}));
+  CHECK(at(rank1, "kv").kv_head_copies == 2);
+  const LocalModelLayout rank3 = plan_rank(model, topology, 3, ShardingPolicy::Require).value();
+  CHECK(at(rank3, "qg").placement == runs({{12, 16}, {28, 32}}));
+  CHECK(at(rank3, "kv").placement == runs({{2, 4}, {6, 8}}));
+  auto world = plan_world(model, topology, ShardingPolicy::Require);
+  REQUIRE(world);
+  CHECK(world.value().coverage_ok());
 }
