@@ -14,14 +14,8 @@ using namespace eredu;
 namespace {
 
 using eredu::test::member;
+using eredu::test::model_of;
 using eredu::test::Shape;
-
-std::shared_ptr<const ModelDescription> model_of(std::vector<ParameterGroupSpec> groups,
-                                                 ModelInfo info = {}) {
-  auto builder = ModelBuilder::create(std::move(info)).value();
-  for (auto& group : groups) REQUIRE(builder.add_group(std::move(group)));
-  return std::move(builder).finish().value();
-}
 
 ParameterGroupSpec group(std::string name, ParameterRole role, std::vector<ParameterMemberSpec> m,
                          GroupScope scope = {}) {
