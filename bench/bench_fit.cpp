@@ -20,8 +20,8 @@ void BM_Fit70B(benchmark::State& state) {
   using namespace eredu;
   const std::string dir = g_root + "/examples/models/reflection-llama-3.1-70b";
   // As `eredu fit`: described once for expert size 1 and once above.
-  auto single = describe_model_dir(dir, DescribeOptions{1});
-  auto several = describe_model_dir(dir, DescribeOptions{2});
+  auto single = describe_model_dir(dir, DescribeOptions{1, {}});
+  auto several = describe_model_dir(dir, DescribeOptions{2, {}});
   if (!single || !several) {
     state.SkipWithError("cannot describe the model; run from the source root");
     return;

@@ -195,6 +195,8 @@ eredu_status eredu_group_new(const eredu_group_desc* desc, const eredu_member_de
                   flag_argument(group.has_partition_units, "desc->has_partition_units"));
         EREDU_TRY(group_scope, scope_argument(group.scope));
         EREDU_TRY(has_query, flag_argument(group.has_query_units, "desc->has_query_units"));
+        EREDU_TRY(has_padding,
+                  flag_argument(group.has_vocab_pad_multiple, "desc->has_vocab_pad_multiple"));
         EREDU_TRY(specs, members_argument(members, member_count));
         EREDU_TRY(require(out, "out"));
         if (has_query && !partitioned) {
@@ -210,6 +212,10 @@ eredu_status eredu_group_new(const eredu_group_desc* desc, const eredu_member_de
                                   std::move(specs), group_scope, query_units)
                             : ParameterGroupSpec::create(std::string(logical_name), group_role,
                                                          std::move(specs), group_scope));
+        if (has_padding) {
+          EREDU_TRY(padded, spec.with_vocab_pad_multiple(group.vocab_pad_multiple));
+          spec = std::move(padded);
+        }
         *out = new eredu_group(std::move(spec));
         return outcome::success();
       },
@@ -239,6 +245,8 @@ eredu_status eredu_group_get_info(const eredu_group* group, eredu_group_info* ou
         info.expert = spec.scope().expert.value_or(0);
         info.has_query_units = spec.query_units().has_value() ? 1 : 0;
         info.query_units = spec.query_units().value_or(0);
+        info.has_vocab_pad_multiple = spec.vocab_pad_multiple().has_value() ? 1 : 0;
+        info.vocab_pad_multiple = spec.vocab_pad_multiple().value_or(0);
         write_sized(out, info);
         return outcome::success();
       },

@@ -58,6 +58,7 @@ eredu_layout_tensor_info tensor_info(const eredu_layout& handle, std::size_t ind
   }
   info.fell_back_to_replication = tensor.fell_back_to_replication ? 1 : 0;
   info.kv_head_copies = tensor.kv_head_copies;
+  info.padding_rows = tensor.padding_rows;
   if (tensor.local_bytes) {
     info.has_local_bytes = 1;
     info.local_bytes = *tensor.local_bytes;

@@ -187,12 +187,21 @@ struct eredu_group_desc {
    * are a multiple of the KV heads and divide the query heads replicate
    * each KV head (docs/planning.md, "KV-head replication"). */
   uint64_t query_units;
+  /** 1 when `vocab_pad_multiple` is set: the group's balanced members (its
+   * vocabulary rows) are padded; 0 (the default) when not. */
+  uint8_t has_vocab_pad_multiple;
+  /** The padding multiple M, at least 1: at tensor size T the V rows are
+   * padded to P = ceil(V / (M*T)) * M*T and each tensor rank allocates P/T
+   * (docs/planning.md, "Vocabulary padding"). Needs EREDU_ROLE_VOCABULARY,
+   * a balanced member and one extent on the balanced members' axes (else
+   * EREDU_E_INVALID_GROUP). */
+  uint64_t vocab_pad_multiple;
 };
 
 /** No name, EREDU_ROLE_REPLICATED, no partition, EREDU_SCOPE_ALL, no query
- * units. */
+ * units, no vocabulary padding. */
 #define EREDU_GROUP_DESC_INIT \
-  { (uint32_t)sizeof(eredu_group_desc), 0, NULL, 0, 0, NULL, 0, 0 }
+  { (uint32_t)sizeof(eredu_group_desc), 0, NULL, 0, 0, NULL, 0, 0, 0, 0 }
 
 /**
  * What a group is (seed ParameterGroupSpec): its name, role, logical units,
@@ -225,10 +234,14 @@ struct eredu_group_info {
   uint8_t has_query_units;
   /** The query heads, when has_query_units. */
   uint64_t query_units;
+  /** 1 when the group's vocabulary rows are padded. */
+  uint8_t has_vocab_pad_multiple;
+  /** The padding multiple, when has_vocab_pad_multiple. */
+  uint64_t vocab_pad_multiple;
 };
 
 #define EREDU_GROUP_INFO_INIT \
-  { (uint32_t)sizeof(eredu_group_info), 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
+  { (uint32_t)sizeof(eredu_group_info), 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0 }
 
 EREDU_BEGIN_DECLS
 
@@ -267,10 +280,12 @@ EREDU_API eredu_status eredu_group_info_init(eredu_group_info *info, size_t size
  * in the seed's order: zero units, blank name, no members, a blank target, a
  * repeated target ("repeats tensor target"), the partition contract (some
  * member is PARTITIONED or PARTITIONED_SEGMENTS if and only if the group has
- * partition units). Shapes, axes and segments are checked when a rank is
- * planned, as in the seed.
+ * partition units); then the query units and the vocabulary padding
+ * (docs/interchange.md, "A group"). Shapes, axes and segments are checked
+ * when a rank is planned, as in the seed.
  *
- * @param desc         the group: name, role, partition units, scope.
+ * @param desc         the group: name, role, partition units, scope, query
+ *                     units, vocabulary padding.
  * @param members      `member_count` pointers to descriptors, in the
  *                     group's member order; may be NULL when member_count is
  *                     0 (which is then an INVALID_GROUP).

@@ -151,12 +151,18 @@ struct eredu_layout_tensor_info {
    * member under KV-head replication (eredu.layout.v1 `kv_head_copies`),
    * else 1. */
   uint64_t kv_head_copies;
+  /** Rows of `local_shape` past the checkpoint's under vocabulary padding
+   * (eredu.layout.v1 `padding_rows`; docs/planning.md, "Vocabulary
+   * padding"): allocated on this rank, not read; the RANGE [start, end) is
+   * the rows read, empty (start == end) on a rank holding only padding.
+   * Else 0. */
+  uint64_t padding_rows;
 };
 
 #define EREDU_LAYOUT_TENSOR_INFO_INIT                                                              \
   {                                                                                                \
     (uint32_t)sizeof(eredu_layout_tensor_info), 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, \
-        0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0                                       \
+        0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0                                    \
   }
 
 EREDU_BEGIN_DECLS

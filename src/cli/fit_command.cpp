@@ -8,6 +8,7 @@
 #include "cli/input.hpp"
 #include "cli/output.hpp"
 #include "describe/describe.hpp"
+#include "model/vocab_padding.hpp"
 
 namespace eredu {
 
@@ -18,6 +19,10 @@ Result<int> run_fit(const FitArgs& args) {
   if (args.groups) {
     EREDU_TRY(loaded, load_description(*args.groups));
     groups = loaded;
+    if (args.pad_vocab) {
+      EREDU_TRY(padded, pad_vocabulary(*groups, *args.pad_vocab));
+      groups = padded;
+    }
   }
   // A description file plans as it is. A model folder's description does
   // not depend on the expert size, but its describer may refuse sizes above
@@ -30,8 +35,8 @@ Result<int> run_fit(const FitArgs& args) {
     if (groups) return groups;
     auto& cached = expert == 1 ? single : several;
     if (cached && cached->has_value()) return cached->value();
-    if (cached) return describe_model_dir(*args.model_dir, DescribeOptions{expert});
-    cached = describe_model_dir(*args.model_dir, DescribeOptions{expert});
+    if (cached) return describe_model_dir(*args.model_dir, DescribeOptions{expert, args.pad_vocab});
+    cached = describe_model_dir(*args.model_dir, DescribeOptions{expert, args.pad_vocab});
     return *cached;
   };
   EREDU_TRY(report, fit_topologies(model_for, policy, residency, args.max_world));

@@ -45,6 +45,7 @@ std::string layout_table(const LocalModelLayout& layout) {
     std::string note;
     if (tensor.fell_back_to_replication) note = "fell back to replication";
     if (tensor.kv_head_copies > 1) note = fmt::format("KV head on {} ranks", tensor.kv_head_copies);
+    if (tensor.padding_rows > 0) note = fmt::format("{} padding rows", tensor.padding_rows);
     table.add_row({tensor.target(), placement_text(tensor.placement),
                    fmt::format("[{}]", fmt::join(tensor.local_shape, ", ")),
                    bytes_text(tensor.local_bytes), std::move(note)});

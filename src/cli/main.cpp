@@ -60,6 +60,13 @@ void add_topology_flags(CLI::App& command, TopologyFlags& flags, bool with_data)
   if (with_data) add_count(command, "--dp", flags.data, "data-parallel size")->default_val(1);
 }
 
+void add_pad_vocab_flag(CLI::App& command, std::optional<std::uint64_t>& multiple) {
+  command
+      .add_option("--pad-vocab", multiple,
+                  "pad the vocabulary rows to a multiple of M x the tensor size")
+      ->check(kDecimal);
+}
+
 void add_policy_flag(CLI::App& command, std::string& policy) {
   command.add_option("--policy", policy, "require | require-even | replicate-unsupported")
       ->default_val("require");
@@ -139,6 +146,7 @@ int run(int argc, char** argv) {
       app.add_subcommand("describe", "describe a llama-style model folder as eredu.groups.v1");
   describe_command->add_option("MODEL_DIR", describe.model_dir, "folder with config.json")
       ->required();
+  add_pad_vocab_flag(*describe_command, describe.pad_vocab);
   describe_command->add_option("--format", describe.format, "json")
       ->check(CLI::IsMember({"json"}))
       ->default_val("json");
@@ -148,6 +156,7 @@ int run(int argc, char** argv) {
       "check", "describe a model folder, plan every rank, verify coverage and admit each rank");
   check_command->add_option("MODEL_DIR", check.model_dir, "folder with config.json")->required();
   add_topology_flags(*check_command, check.topology, false);
+  add_pad_vocab_flag(*check_command, check.pad_vocab);
   add_policy_flag(*check_command, check.policy);
   const ResidencyFlagOptions residency_flags(*check_command, check.residency);
   check_command->add_option("--format", check.format, "table | json")
@@ -162,6 +171,7 @@ int run(int argc, char** argv) {
   CLI::Option* fit_groups =
       fit_command->add_option("--groups", fit.groups, "eredu.groups.v1 file, or - for stdin");
   fit_dir->excludes(fit_groups);
+  add_pad_vocab_flag(*fit_command, fit.pad_vocab);
   add_policy_flag(*fit_command, fit.policy);
   const ResidencyFlagOptions fit_residency_flags(*fit_command, fit.residency);
   add_count(*fit_command, "--max-world", fit.max_world, "largest world size searched")

@@ -40,6 +40,7 @@ struct PlanArgs {
 /// `eredu describe`.
 struct DescribeArgs {
   std::string model_dir;
+  std::optional<std::uint64_t> pad_vocab;  // --pad-vocab M
   std::string format = "json";
 };
 
@@ -58,6 +59,7 @@ struct ResidencyFlags {
 struct CheckArgs {
   std::string model_dir;
   TopologyFlags topology;
+  std::optional<std::uint64_t> pad_vocab;  // --pad-vocab M
   std::string policy = "require";
   ResidencyFlags residency;
   std::string format = "table";
@@ -66,7 +68,8 @@ struct CheckArgs {
 /// `eredu fit`: a model folder or a description (exactly one).
 struct FitArgs {
   std::optional<std::string> model_dir;
-  std::optional<std::string> groups;  // a file, or "-" for standard input
+  std::optional<std::string> groups;       // a file, or "-" for standard input
+  std::optional<std::uint64_t> pad_vocab;  // --pad-vocab M
   std::string policy = "require";
   ResidencyFlags residency;
   std::uint64_t max_world = kDefaultFitWorld;

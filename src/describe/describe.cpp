@@ -19,6 +19,7 @@
 #include "describe/phi3_family.hpp"
 #include "describe/quantization_refusal.hpp"
 #include "describe/weight_index.hpp"
+#include "model/vocab_padding.hpp"
 
 namespace eredu {
 namespace {
@@ -103,6 +104,7 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
   }
   EREDU_TRY(model, std::move(builder).finish());
   EREDU_TRY(check_checkpoint(*model, index));
+  if (options.vocab_pad_multiple) return pad_vocabulary(*model, *options.vocab_pad_multiple);
   return model;
 }
 

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "core/result.hpp"
@@ -20,6 +21,9 @@ struct DescribeOptions {
   /// The expert-parallel size (`--ep`); a model whose routed experts are
   /// stacked in one tensor per layer (gpt_oss) refuses more than 1.
   std::uint64_t expert_size = 1;
+  /// `--pad-vocab M`: the vocabulary groups' padding multiple
+  /// (pad_vocabulary); nullopt leaves the rows unpadded.
+  std::optional<std::uint64_t> vocab_pad_multiple;
 };
 
 /// Describes the decoder in folder `dir` by its config.json `model_type`:
@@ -32,9 +36,10 @@ struct DescribeOptions {
 /// InvalidFormat for a malformed MLX one), the weight index (Io, Parse), the
 /// family's config fields (Parse, UnsupportedModel for the dtype or layout),
 /// the expert size (UnsupportedModel for stacked experts and
-/// `expert_size` > 1), the expansion (InvalidTensor), then the checkpoint
+/// `expert_size` > 1), the expansion (InvalidTensor), the checkpoint
 /// (CheckpointMismatch: index tensors not described exactly once, or
-/// described bytes != metadata.total_size). Thread-safe; reads the two files
+/// described bytes != metadata.total_size), then the vocabulary padding
+/// (pad_vocabulary's errors). Thread-safe; reads the two files
 /// once.
 Result<std::shared_ptr<const ModelDescription>> describe_model_dir(
     const std::string& dir, const DescribeOptions& options = {});

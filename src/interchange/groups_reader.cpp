@@ -29,7 +29,7 @@ constexpr std::string_view kSchemaPrefix = "eredu.groups.v";
 // The fields of each object kind, in the documented order.
 enum class RootField { Schema, Model, Groups };
 enum class ModelField { Name, Layers, Experts };
-enum class GroupField { Name, Role, PartitionUnits, QueryUnits, Scope, Members };
+enum class GroupField { Name, Role, PartitionUnits, QueryUnits, VocabPadMultiple, Scope, Members };
 enum class MemberField { Target, Shape, Dtype, Sharding, Format };
 
 constexpr FieldTable<RootField, 3> kRootFields({
@@ -42,11 +42,12 @@ constexpr FieldTable<ModelField, 3> kModelFields({
     {ModelField::Layers, "layers"},
     {ModelField::Experts, "experts"},
 });
-constexpr FieldTable<GroupField, 6> kGroupFields({
+constexpr FieldTable<GroupField, 7> kGroupFields({
     {GroupField::Name, "name"},
     {GroupField::Role, "role"},
     {GroupField::PartitionUnits, "partition_units"},
     {GroupField::QueryUnits, "query_units"},
+    {GroupField::VocabPadMultiple, "vocab_pad_multiple"},
     {GroupField::Scope, "scope"},
     {GroupField::Members, "members"},
 });
@@ -236,6 +237,7 @@ Result<void> GroupsReader::read_group(od::value value, const Path& path) {
   std::optional<ParameterRole> role;
   std::optional<std::uint64_t> units;
   std::optional<std::uint64_t> query_units;
+  std::optional<std::uint64_t> vocab_pad_multiple;
   GroupScope scope;
   bool members_seen = false;
   members_scratch_.clear();
@@ -268,6 +270,11 @@ Result<void> GroupsReader::read_group(od::value value, const Path& path) {
             case GroupField::QueryUnits: {
               EREDU_TRY(count, read_uint(field_value, at, error, rank, Null::Absent));
               query_units = count;
+              return outcome::success();
+            }
+            case GroupField::VocabPadMultiple: {
+              EREDU_TRY(count, read_uint(field_value, at, error, rank, Null::Absent));
+              vocab_pad_multiple = count;
               return outcome::success();
             }
             case GroupField::Scope: {
@@ -315,6 +322,8 @@ Result<void> GroupsReader::read_group(od::value value, const Path& path) {
       units ? ParameterGroupSpec::partitioned(std::string(*name), *role, *units, std::move(members),
                                               scope, query_units)
             : ParameterGroupSpec::create(std::string(*name), *role, std::move(members), scope);
+  if (group && vocab_pad_multiple)
+    group = group.value().with_vocab_pad_multiple(*vocab_pad_multiple);
   if (!group) {
     document_.group_error = std::move(group).error();
     return outcome::success();

@@ -108,6 +108,9 @@ void append_group(JsonWriter& writer, const ParameterGroupSpec& group) {
   writer.key("role").string(role_name(group.role()));
   if (group.partition_units()) writer.key("partition_units").uint(*group.partition_units());
   if (group.query_units()) writer.key("query_units").uint(*group.query_units());
+  if (group.vocab_pad_multiple()) {
+    writer.key("vocab_pad_multiple").uint(*group.vocab_pad_multiple());
+  }
   append_scope(writer, group.scope());
   // An encoded matrix is written as declared: its logical member and format,
   // which reload to the same physical members.

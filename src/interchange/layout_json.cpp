@@ -69,6 +69,7 @@ void append_tensor(JsonWriter& writer, const LocalTensorLayout& tensor) {
   }
   writer.key("fell_back_to_replication").boolean(tensor.fell_back_to_replication);
   if (tensor.kv_head_copies > 1) writer.key("kv_head_copies").uint(tensor.kv_head_copies);
+  if (tensor.padding_rows > 0) writer.key("padding_rows").uint(tensor.padding_rows);
   writer.key("local_bytes").uint_or_null(tensor.local_bytes);
   writer.end_object();
 }

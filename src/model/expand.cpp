@@ -232,7 +232,10 @@ Result<ParameterGroupSpec> expand_linear_format_group(const ParameterGroupSpec& 
                               : ParameterGroupSpec::create(group.logical_name(), group.role(),
                                                            std::move(members), group.scope());
   if (!rebuilt) return rebuilt;
-  return std::move(rebuilt).value().with_encoded(std::move(encoded));
+  ParameterGroupSpec done = std::move(rebuilt).value().with_encoded(std::move(encoded));
+  if (const auto multiple = group.vocab_pad_multiple())
+    return done.with_vocab_pad_multiple(*multiple);
+  return done;
 }
 
 Result<std::vector<ParameterGroupSpec>> expand_linear_format_parameter_groups(

@@ -130,6 +130,46 @@ Result<ParameterGroupSpec> ParameterGroupSpec::build(std::string logical_name, P
   return group;
 }
 
+std::optional<std::uint64_t> ParameterGroupSpec::padded_vocabulary() const {
+  if (!vocab_pad_multiple_) return std::nullopt;
+  for (const ParameterMemberSpec& member : members_) {
+    const MemberSharding& sharding = member.sharding();
+    if (sharding.kind == ShardingKind::Balanced && sharding.axis < member.global_shape().size()) {
+      return member.global_shape()[sharding.axis];
+    }
+  }
+  return std::nullopt;
+}
+
+Result<ParameterGroupSpec> ParameterGroupSpec::with_vocab_pad_multiple(
+    std::uint64_t multiple) const {
+  const auto invalid = [&](std::string_view detail) {
+    return failf(Status::InvalidGroup, "parallel parameter group {}: vocab_pad_multiple {}",
+                 debug_quoted(logical_name_), detail);
+  };
+  if (multiple == 0) return invalid("must be at least 1");
+  if (role_ != ParameterRole::Vocabulary) return invalid("needs role vocabulary");
+  std::optional<std::uint64_t> vocabulary;
+  bool balanced = false;
+  for (const ParameterMemberSpec& member : members_) {
+    const MemberSharding& sharding = member.sharding();
+    if (sharding.kind != ShardingKind::Balanced) continue;
+    balanced = true;
+    // An axis outside the shape is member resolution's error.
+    if (sharding.axis >= member.global_shape().size()) continue;
+    const std::uint64_t extent = member.global_shape()[sharding.axis];
+    if (vocabulary && *vocabulary != extent) {
+      return invalid(fmt::format("needs one vocabulary: balanced member {} has extent {}, not {}",
+                                 debug_quoted(member.target()), extent, *vocabulary));
+    }
+    vocabulary = extent;
+  }
+  if (!balanced) return invalid("needs a balanced member");
+  ParameterGroupSpec padded = *this;
+  padded.vocab_pad_multiple_ = multiple;
+  return padded;
+}
+
 Result<ParameterGroupSpec> partitioned_group_with_preferred_units(
     std::string logical_name, ParameterRole role, std::uint64_t preferred_units,
     std::vector<ParameterMemberSpec> members, GroupScope scope,

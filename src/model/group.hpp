@@ -187,6 +187,12 @@ class ParameterGroupSpec {
   std::optional<std::uint64_t> partition_units() const { return partition_units_; }
   /// The query heads of a grouped-query attention group; nullopt otherwise.
   std::optional<std::uint64_t> query_units() const { return query_units_; }
+  /// The vocabulary padding multiple M of a vocabulary group; nullopt when
+  /// its rows are not padded (docs/planning.md, "Vocabulary padding").
+  std::optional<std::uint64_t> vocab_pad_multiple() const { return vocab_pad_multiple_; }
+  /// The vocabulary V its balanced members share: their axis extent;
+  /// nullopt without vocab_pad_multiple.
+  std::optional<std::uint64_t> padded_vocabulary() const;
   const std::vector<ParameterMemberSpec>& members() const { return members_; }
   const GroupScope& scope() const { return scope_; }
   /// The matrices format expansion produced, in member order; empty for a
@@ -199,6 +205,13 @@ class ParameterGroupSpec {
     encoded_ = std::move(encoded);
     return std::move(*this);
   }
+
+  /// A copy of this group whose balanced members are padded to a multiple
+  /// of `multiple` × the tensor size (docs/planning.md, "Vocabulary
+  /// padding"). Errors (InvalidGroup), in order: `multiple` is 0; the role is
+  /// not Vocabulary; no balanced member; balanced members of different
+  /// extents on their axes. This group is unchanged either way.
+  Result<ParameterGroupSpec> with_vocab_pad_multiple(std::uint64_t multiple) const;
 
   friend bool operator==(const ParameterGroupSpec&, const ParameterGroupSpec&) = default;
 
@@ -213,6 +226,7 @@ class ParameterGroupSpec {
   ParameterRole role_ = ParameterRole::Replicated;
   std::optional<std::uint64_t> partition_units_;
   std::optional<std::uint64_t> query_units_;
+  std::optional<std::uint64_t> vocab_pad_multiple_;
   std::vector<ParameterMemberSpec> members_;
   GroupScope scope_;
   std::vector<EncodedMatrix> encoded_;

@@ -52,6 +52,9 @@ struct LocalTensorLayout {
   /// Tensor ranks holding this same selection: the KV-head copies of a
   /// per_kv_head member under KV-head replication, else 1.
   std::uint64_t kv_head_copies = 1;
+  /// Rows of local_shape past the checkpoint's under vocabulary padding:
+  /// allocated on this rank, not read; else 0.
+  std::uint64_t padding_rows = 0;
   /// Elements of local_shape × dtype size; 0 for Omit; nullopt without dtype.
   std::optional<std::uint64_t> local_bytes;
 

@@ -17,6 +17,8 @@
 namespace eredu {
 namespace {
 
+constexpr const char* kLocalBytesOverflow = "the rank's local bytes overflow 64 bits";
+
 // Whether this rank's pipeline stage and expert rank own a group's scope
 // (docs/planning.md, "Ownership"), from the rank's owned layer and expert
 // ranges.
@@ -78,12 +80,15 @@ class RankPlanner {
   std::vector<ErrorEntry>& errors() { return errors_; }
 
   /// Adds this planner's totals and fallbacks to the layout (in call order).
-  void merge_into(LocalModelLayout& layout) const {
-    layout.totals.local_bytes += totals_.local_bytes;
+  Result<void> merge_into(LocalModelLayout& layout) const {
+    const auto local = checked_add(layout.totals.local_bytes, totals_.local_bytes);
+    if (!local) return fail(Status::InvalidTensor, kLocalBytesOverflow);
+    layout.totals.local_bytes = *local;
     layout.totals.materialized_tensors += totals_.materialized_tensors;
     layout.totals.omitted_tensors += totals_.omitted_tensors;
     layout.fell_back_groups.insert(layout.fell_back_groups.end(), fell_back_groups_.begin(),
                                    fell_back_groups_.end());
+    return outcome::success();
   }
 
   Result<void> plan_group(std::uint32_t group_index, std::uint32_t first_flat) {
@@ -143,6 +148,9 @@ class RankPlanner {
 
     const PlacementBounds bounds{rank_.world_size()};
     for (std::size_t i = 0; i < members.size(); ++i) {
+      // A rank holding only vocabulary padding reads the empty range [V, V).
+      const TensorPlacement& placement = resolved_[i].placement;
+      if (resolved_[i].padding_rows != 0 && placement.start == placement.end) continue;
       auto valid = validate_placement(resolved_[i].placement, members[i].global_shape(), bounds);
       if (!valid) {
         failed_tensor_ = members[i].target();
@@ -175,13 +183,22 @@ class RankPlanner {
       entry.placement = std::move(resolved_[i].placement);
       entry.logical_range = logical_range;
       if (kv_copies != 0 && members[i].sharding().per_kv_head) entry.kv_head_copies = kv_copies;
+      entry.padding_rows = resolved_[i].padding_rows;
       totals_.materialized_tensors += 1;
       if (auto dtype = members[i].dtype()) {
-        // Local shapes never exceed the global one, whose bytes fit 64 bits.
+        // Local shapes never exceed the global one, whose bytes fit 64 bits;
+        // resolution checked the bytes of a padded one.
         std::uint64_t bytes = dtype_size(*dtype);
         for (std::uint64_t dimension : entry.local_shape) bytes *= dimension;
         entry.local_bytes = bytes;
-        totals_.local_bytes += bytes;
+        // Padded shapes can sum past 64 bits where global ones cannot.
+        const auto total = checked_add(totals_.local_bytes, bytes);
+        if (!total) {
+          failed_tensor_ = members[i].target();
+          return failf(Status::InvalidTensor, "logical parameter {}: {}",
+                       debug_quoted(group.logical_name()), kLocalBytesOverflow);
+        }
+        totals_.local_bytes = *total;
       }
     }
     return outcome::success();
@@ -339,7 +356,9 @@ Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>
     std::string message = first.message;
     return outcome::failure(Error{code, std::move(message), std::move(errors)});
   }
-  for (const RankPlanner& planner : planners) planner.merge_into(layout);
+  for (const RankPlanner& planner : planners) {
+    EREDU_TRY(planner.merge_into(layout));
+  }
   return layout;
 }
 

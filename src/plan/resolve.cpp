@@ -5,6 +5,9 @@
 
 #include <fmt/ranges.h>
 
+#include <algorithm>
+
+#include "core/checked.hpp"
 #include "core/text.hpp"
 
 namespace eredu {
@@ -14,6 +17,7 @@ struct Resolver {
   const ParameterMemberSpec& member;
   std::optional<std::uint64_t> units;
   std::optional<KvReplication> kv;
+  std::optional<std::uint64_t> pad_multiple;
   std::uint64_t parts;
   std::uint64_t rank;
   bool even;
@@ -87,6 +91,7 @@ struct Resolver {
       }
       case ShardingKind::Balanced: {
         EREDU_TRY(dimension, checked_axis(axis));
+        if (pad_multiple) return padded(dimension);
         EREDU_TRY(range, balanced(dimension, fmt::format("axis {} extent {}", axis, dimension)));
         return ResolvedMember{TensorPlacement::range(axis, range.start, range.end), range.length()};
       }
@@ -115,6 +120,28 @@ struct Resolver {
         return resolve_segmented();
     }
     return invalid("has an unknown sharding kind");
+  }
+
+  // A balanced member under vocabulary padding: its padded rows allocated,
+  // the checkpoint's rows among them read.
+  Result<ResolvedMember> padded(std::uint64_t vocabulary) const {
+    auto padding = vocab_padding(vocabulary, *pad_multiple, parts);
+    if (!padding) {
+      return invalid(fmt::format("axis {} extent {} {}", member.sharding().axis, vocabulary,
+                                 padding.error().message));
+    }
+    const IndexRange rows = padding.value().rows_read(rank);
+    const std::uint64_t allocated = padding.value().rows_per_rank();
+    // The allocated shape may exceed the global one: its bytes must fit.
+    LocalShape shape = member.global_shape();
+    shape[member.sharding().axis] = allocated;
+    const auto elements = checked_element_count(shape);
+    if (!elements || !checked_mul(*elements, dtype_size(member.dtype().value_or(Dtype::U8)))) {
+      return invalid(
+          fmt::format("padded local shape [{}] overflows 64 bits", fmt::join(shape, ", ")));
+    }
+    return ResolvedMember{TensorPlacement::range(member.sharding().axis, rows.start, rows.end),
+                          allocated, allocated - rows.length()};
   }
 
   // Under KV-head replication, the elements [start, end) of an extent of
@@ -199,6 +226,24 @@ struct Resolver {
 
 }  // namespace
 
+IndexRange VocabPadding::rows_read(std::uint64_t t) const {
+  const std::uint64_t rows = rows_per_rank();
+  // t < T and P/T·T = P, so (t+1)·P/T ≤ P does not overflow.
+  return IndexRange{std::min(t * rows, vocabulary), std::min((t + 1) * rows, vocabulary)};
+}
+
+Result<VocabPadding> vocab_padding(std::uint64_t vocabulary, std::uint64_t multiple,
+                                   std::uint64_t tp_size) {
+  if (const auto step = checked_mul(multiple, tp_size)) {
+    const std::uint64_t blocks = vocabulary / *step + (vocabulary % *step != 0 ? 1 : 0);
+    if (const auto padded = checked_mul(blocks, *step)) {
+      return VocabPadding{vocabulary, *padded, tp_size};
+    }
+  }
+  return failf(Status::InvalidTensor, "cannot be padded to a multiple of {} x {} in 64 bits",
+               multiple, tp_size);
+}
+
 LocalShape ResolvedMember::local_shape(const ParameterMemberSpec& member) const {
   const auto& shape = member.global_shape();
   LocalShape local(shape.begin(), shape.end());
@@ -220,7 +265,12 @@ Result<ResolvedMember> resolve_member(const ParameterGroupSpec& group,
   if (tp_size == 0 || tp_rank >= tp_size) {
     return failf(Status::InvalidTensor, "invalid TP coordinate {}/{}", tp_rank, tp_size);
   }
-  return Resolver{member, group.partition_units(), kv_replication(group, tp_size), tp_size, tp_rank,
+  return Resolver{member,
+                  group.partition_units(),
+                  kv_replication(group, tp_size),
+                  group.vocab_pad_multiple(),
+                  tp_size,
+                  tp_rank,
                   even}
       .resolve();
 }

@@ -22,6 +22,9 @@ namespace eredu {
 struct ResolvedMember {
   TensorPlacement placement;
   std::uint64_t local_length = 0;  // of placement.axis; unused for Replicated
+  /// Rows of local_length past the checkpoint's under vocabulary padding:
+  /// allocated, not read.
+  std::uint64_t padding_rows = 0;
 
   /// The rank-local shape of `member` under this resolution.
   LocalShape local_shape(const ParameterMemberSpec& member) const;
@@ -45,8 +48,27 @@ struct KvReplication {
 /// without (no query_units, or T ≤ H).
 std::optional<KvReplication> kv_replication(const ParameterGroupSpec& group, std::uint64_t tp_size);
 
+/// Vocabulary padding of V rows to a multiple M of each tensor size T
+/// (docs/planning.md, "Vocabulary padding"): P = ⌈V / (M·T)⌉·M·T rows, P/T
+/// per rank.
+struct VocabPadding {
+  std::uint64_t vocabulary = 0;  // V
+  std::uint64_t padded = 0;      // P
+  std::uint64_t tp_size = 0;     // T
+  std::uint64_t rows_per_rank() const { return padded / tp_size; }
+  /// The checkpoint rows tensor rank `t` reads: [tP/T, (t+1)P/T) cut to
+  /// [0, V); empty (start == end == V) on a rank holding only padding.
+  IndexRange rows_read(std::uint64_t t) const;
+};
+
+/// The padding of `vocabulary` rows to a multiple of `multiple` × `tp_size`.
+/// Errors: InvalidTensor when M·T or P overflows 64 bits.
+Result<VocabPadding> vocab_padding(std::uint64_t vocabulary, std::uint64_t multiple,
+                                   std::uint64_t tp_size);
+
 /// Resolves `member` of `group` for tensor-parallel rank `tp_rank` of
-/// `tp_size`, with the group's partition units (and KV-head replication).
+/// `tp_size`, with the group's partition units (and KV-head replication);
+/// a balanced member of a group with vocab_pad_multiple is padded.
 /// `even` (require_even): a balanced extent, partition units or segment that
 /// does not split exactly is refused too. Errors: InvalidTensor with the
 /// reference text (without the "logical parameter" prefix).

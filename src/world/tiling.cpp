@@ -40,7 +40,8 @@ void append_selection(const TensorPlacement& placement, std::span<const std::uin
       }
       return;
     case PlacementKind::Range:
-      out.push_back({placement.start, placement.end, rank});
+      // A rank holding only vocabulary padding reads [V, V): nothing.
+      if (placement.start < placement.end) out.push_back({placement.start, placement.end, rank});
       return;
     case PlacementKind::Indices:
       for (const IndexRange& run : placement.runs) out.push_back({run.start, run.end, rank});

@@ -237,6 +237,54 @@ class Models(unittest.TestCase):
         self.assertRegex(table, r"\nmodel\.layers\.0\.self_attn\.k_proj\.weight +range axis 0 "
                                 r"\[256, 384\) +\[128, 8192\] +4\.00 MiB +KV head on 2 ranks\n")
 
+    def test_vocabulary_padding(self):
+        reflection = model("reflection-llama-3.1-70b")
+        result = run("check", reflection, "--tp", "8", "--pad-vocab", "128", "--format", "json")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        report = json.loads(result.stdout)
+        self.assertTrue(report["coverage"]["ok"])
+        # 16128 F32 rows of embedding and head on every rank, 95 more than rank 0's 16033.
+        self.assertEqual({r["local_bytes"] for r in report["ranks"]},
+                         {35281534976 + 2 * 95 * 8192 * 4})
+        groups = run("describe", reflection, "--pad-vocab", "128").stdout
+        vocabulary = [(g["name"], g.get("vocab_pad_multiple"))
+                      for g in json.loads(groups)["groups"] if g["role"] == "vocabulary"]
+        self.assertEqual(vocabulary, [("embed", 128), ("head", 128)])
+        # P = 129024: rank 7 reads [112896, 128262) and pads 762 rows.
+        for rank, (start, end, padding) in ((0, (0, 16128, None)),
+                                            (7, (112896, 128262, 762))):
+            planned = run("plan", "--groups", "-", "--tp", "8", "--rank", str(rank), "--format",
+                          "json", stdin=groups)
+            self.assertEqual(planned.returncode, 0, planned.stderr)
+            tensors = {t["target"]: t for t in json.loads(planned.stdout)["tensors"]}
+            for target in ("model.embed_tokens.weight", "lm_head.weight"):
+                tensor = tensors[target]
+                self.assertEqual(tensor["placement"],
+                                 {"kind": "range", "axis": 0, "start": start, "end": end})
+                self.assertEqual(tensor["local_shape"], [16128, 8192])
+                self.assertEqual(tensor["local_bytes"], 16128 * 8192 * 4)
+                self.assertEqual(tensor.get("padding_rows"), padding)
+        table = run("plan", "--groups", "-", "--tp", "8", "--rank", "7", stdin=groups).stdout
+        self.assertRegex(table, r"\nlm_head\.weight +range axis 0 \[112896, 128262\) +"
+                                r"\[16128, 8192\] +504\.00 MiB +762 padding rows\n")
+        # fit pads at every size, from a folder or a description: 128384 rows at TP 1.
+        padded_tp1 = 282215219200 + 2 * (128384 - 128262) * 8192 * 4
+        for args, stdin in (([reflection], None), (["--groups", "-"], groups),
+                            (["--groups", "-"], run("describe", reflection).stdout)):
+            with self.subTest(args=args):
+                fitted = run("fit", *args, "--pad-vocab", "128", "--max-world", "1", "--format",
+                             "json", stdin=stdin)
+                self.assertEqual(fitted.returncode, 0, fitted.stderr)
+                self.assertEqual(json.loads(fitted.stdout)["topologies"][0]["device_peak_bytes"],
+                                 padded_tp1)
+        for command in (["describe", reflection], ["check", reflection],
+                        ["fit", reflection, "--max-world", "1"]):
+            with self.subTest(command=command[0]):
+                failed = run(*command, "--pad-vocab", "0")
+                self.assertEqual((failed.returncode, failed.stdout), (2, ""))
+                self.assertEqual(failed.stderr, "error[EREDU_E_INVALID_ARGUMENT]: the vocabulary "
+                                                "padding multiple must be at least 1\n")
+
     def test_pipeline_stages_of_chosen_sizes(self):
         reflection = model("reflection-llama-3.1-70b")
         result = run("check", reflection, "--tp", "8", "--pp-layers", "30,50", "--format", "json")

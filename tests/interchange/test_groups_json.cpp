@@ -764,5 +764,39 @@ TEST_CASE("query_units and per_kv_head load, round trip and are written canonica
   CHECK(groups_to_json(*load_ok(written)) == written);
 }
 
+TEST_CASE("vocab_pad_multiple loads, round trips and is checked against the group") {
+  const std::string text =
+      R"({"schema":"eredu.groups.v1","groups":[)"
+      R"({"name":"head","role":"vocabulary","vocab_pad_multiple":128,"members":[)"
+      R"({"target":"norm","shape":[4],"sharding":{"kind":"replicated"}},)"
+      R"({"target":"lm_head","shape":[11,4],"sharding":{"kind":"balanced","axis":0}}]}]})";
+  const auto model = load_ok(text);
+  CHECK(model->groups()[0].vocab_pad_multiple() == std::optional<std::uint64_t>{128});
+  const std::string written = groups_to_json(*model);
+  CHECK(written.find(R"("role":"vocabulary","vocab_pad_multiple":128,)") != std::string::npos);
+  CHECK(groups_to_json(*load_ok(written)) == written);
+  // null is absent; a non-integer is Parse; the group's rules are InvalidGroup.
+  CHECK_FALSE(load_ok(with_groups(R"([{"name":"e","role":"vocabulary","vocab_pad_multiple":null,)"
+                                  R"("members":[{"target":"e","shape":[4],)"
+                                  R"("sharding":{"kind":"balanced","axis":0}}]}])"))
+                  ->groups()[0]
+                  .vocab_pad_multiple());
+  check_error(
+      with_groups(
+          R"([{"name":"e","role":"vocabulary","vocab_pad_multiple":"8",)"
+          R"("members":[{"target":"e","shape":[4],"sharding":{"kind":"balanced","axis":0}}]}])"),
+      Status::Parse, "/groups/0/vocab_pad_multiple");
+  check_error(with_groups(R"([{"name":"e","role":"channels","vocab_pad_multiple":8,)"
+                          R"("members":[{"target":"e","shape":[4],)"
+                          R"("sharding":{"kind":"balanced","axis":0}}]}])"),
+              Status::InvalidGroup,
+              "parallel parameter group \"e\": vocab_pad_multiple needs role vocabulary");
+  check_error(with_groups(R"([{"name":"e","role":"vocabulary","vocab_pad_multiple":0,)"
+                          R"("members":[{"target":"e","shape":[4],)"
+                          R"("sharding":{"kind":"balanced","axis":0}}]}])"),
+              Status::InvalidGroup,
+              "parallel parameter group \"e\": vocab_pad_multiple must be at least 1");
+}
+
 }  // namespace
 }  // namespace eredu

@@ -293,6 +293,8 @@ eredu_group_desc._fields_ = [
     ("scope", P(eredu_group_scope)),
     ("has_query_units", ctypes.c_uint8),
     ("query_units", ctypes.c_uint64),
+    ("has_vocab_pad_multiple", ctypes.c_uint8),
+    ("vocab_pad_multiple", ctypes.c_uint64),
 ]
 
 eredu_group_info._fields_ = [
@@ -310,6 +312,8 @@ eredu_group_info._fields_ = [
     ("expert", ctypes.c_uint64),
     ("has_query_units", ctypes.c_uint8),
     ("query_units", ctypes.c_uint64),
+    ("has_vocab_pad_multiple", ctypes.c_uint8),
+    ("vocab_pad_multiple", ctypes.c_uint64),
 ]
 
 eredu_layerwise_model_metadata_info._fields_ = [
@@ -374,6 +378,7 @@ eredu_layout_tensor_info._fields_ = [
     ("logical_end", ctypes.c_uint64),
     ("local_bytes", ctypes.c_uint64),
     ("kv_head_copies", ctypes.c_uint64),
+    ("padding_rows", ctypes.c_uint64),
 ]
 
 eredu_model_info._fields_ = [

@@ -409,6 +409,8 @@ pub struct eredu_group_desc {
     pub scope: *const eredu_group_scope,
     pub has_query_units: u8,
     pub query_units: u64,
+    pub has_vocab_pad_multiple: u8,
+    pub vocab_pad_multiple: u64,
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -427,6 +429,8 @@ pub struct eredu_group_info {
     pub expert: u64,
     pub has_query_units: u8,
     pub query_units: u64,
+    pub has_vocab_pad_multiple: u8,
+    pub vocab_pad_multiple: u64,
 }
 extern "C" {
     pub fn eredu_member_desc_init(
@@ -978,6 +982,7 @@ pub struct eredu_layout_tensor_info {
     pub logical_end: u64,
     pub local_bytes: u64,
     pub kv_head_copies: u64,
+    pub padding_rows: u64,
 }
 extern "C" {
     pub fn eredu_layout_info_init(
