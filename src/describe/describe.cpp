@@ -15,6 +15,7 @@
 #include "describe/gpt_oss_family.hpp"
 #include "describe/json_file.hpp"
 #include "describe/llama_family.hpp"
+#include "describe/mixtral_family.hpp"
 #include "describe/mlx_quantization.hpp"
 #include "describe/phi3_family.hpp"
 #include "describe/quantization_refusal.hpp"
@@ -32,7 +33,7 @@ struct Family {
   bool mlx;
 };
 
-constexpr std::array<Family, 7> kFamilies = {{
+constexpr std::array<Family, 8> kFamilies = {{
     {"llama", describe_llama, true},
     {"mistral", describe_llama, true},
     {"qwen2", describe_llama, true},
@@ -40,9 +41,11 @@ constexpr std::array<Family, 7> kFamilies = {{
     {"phi3", describe_phi3, true},
     {"falcon", describe_falcon, true},
     {"gpt_oss", describe_gpt_oss, false},
+    {"mixtral", describe_mixtral, true},
 }};
 
-constexpr std::string_view kSupported = "llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss";
+constexpr std::string_view kSupported =
+    "llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss, mixtral";
 
 Result<const Family*> find_family(const ConfigFields& config) {
   const nlohmann::json* type = config.field("model_type");
@@ -98,7 +101,7 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
     EREDU_TRY(expanded, expand_mlx_groups(std::move(groups), *mlx, index));
     groups = std::move(expanded);
   }
-  EREDU_TRY(builder, ModelBuilder::create(ModelInfo{name, described.layers, std::nullopt}));
+  EREDU_TRY(builder, ModelBuilder::create(ModelInfo{name, described.layers, described.experts}));
   for (ParameterGroupSpec& group : groups) {
     EREDU_TRY(builder.add_group(std::move(group)));
   }

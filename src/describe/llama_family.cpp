@@ -10,11 +10,11 @@
 #include "describe/decoder_config.hpp"
 
 namespace eredu {
-namespace {
 
-Result<ParameterGroupSpec> attention_group(const DecoderConfig& config, const WeightIndex& index,
-                                           const AttentionRows& rows, const std::string& prefix,
-                                           GroupScope scope) {
+Result<ParameterGroupSpec> llama_attention_group(const DecoderConfig& config,
+                                                 const WeightIndex& index,
+                                                 const AttentionRows& rows,
+                                                 const std::string& prefix, GroupScope scope) {
   const std::string attn = prefix + "self_attn.";
   Members members(config.dtype);
   members.add(attn + "q_proj.weight", {rows.q_rows, config.hidden_size},
@@ -39,8 +39,8 @@ Result<ParameterGroupSpec> attention_group(const DecoderConfig& config, const We
                                          config.num_attention_heads);
 }
 
-Result<ParameterGroupSpec> norms_group(const DecoderConfig& config, const WeightIndex& index,
-                                       const std::string& prefix, GroupScope scope) {
+Result<ParameterGroupSpec> llama_norms_group(const DecoderConfig& config, const WeightIndex& index,
+                                             const std::string& prefix, GroupScope scope) {
   Members members(config.dtype);
   members.add(prefix + "input_layernorm.weight", {config.hidden_size},
               MemberSharding::replicated());
@@ -52,6 +52,8 @@ Result<ParameterGroupSpec> norms_group(const DecoderConfig& config, const Weight
   return ParameterGroupSpec::create(prefix + "norms", ParameterRole::Replicated, members.take(),
                                     scope);
 }
+
+namespace {
 
 Result<ParameterGroupSpec> mlp_group(const DecoderConfig& config, const std::string& prefix,
                                      GroupScope scope) {
@@ -77,8 +79,8 @@ Result<FamilyGroups> describe_llama(const ConfigFields& fields, const WeightInde
   return decoder_groups(
       decoder_outline(config, index),
       [&](const std::string& prefix, GroupScope scope) -> Result<std::vector<ParameterGroupSpec>> {
-        EREDU_TRY(attention, attention_group(config, index, rows, prefix, scope));
-        EREDU_TRY(norms, norms_group(config, index, prefix, scope));
+        EREDU_TRY(attention, llama_attention_group(config, index, rows, prefix, scope));
+        EREDU_TRY(norms, llama_norms_group(config, index, prefix, scope));
         EREDU_TRY(mlp, mlp_group(config, prefix, scope));
         return std::vector{std::move(attention), std::move(norms), std::move(mlp)};
       });

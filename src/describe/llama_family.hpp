@@ -5,7 +5,10 @@
 // qwen3): group names, roles, units, scopes, members and shardings.
 #pragma once
 
+#include <string>
+
 #include "core/result.hpp"
+#include "describe/decoder_config.hpp"
 #include "describe/family.hpp"
 
 namespace eredu {
@@ -17,5 +20,18 @@ namespace eredu {
 /// more layers than index tensors; Parse when a shape overflows 64 bits; group
 /// construction errors otherwise (not expected for a valid config).
 Result<FamilyGroups> describe_llama(const ConfigFields& config, const WeightIndex& index);
+
+/// Layer group `self_attn` (attention_heads): q, k, v, o and their biases
+/// when present, partitioned by KV heads with the query heads as
+/// query_units (KV-head replication).
+Result<ParameterGroupSpec> llama_attention_group(const DecoderConfig& config,
+                                                 const WeightIndex& index,
+                                                 const AttentionRows& rows,
+                                                 const std::string& prefix, GroupScope scope);
+
+/// Layer group `norms` (replicated): input and post-attention layernorms,
+/// q_norm/k_norm when present.
+Result<ParameterGroupSpec> llama_norms_group(const DecoderConfig& config, const WeightIndex& index,
+                                             const std::string& prefix, GroupScope scope);
 
 }  // namespace eredu

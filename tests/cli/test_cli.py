@@ -375,6 +375,32 @@ class Models(unittest.TestCase):
                 self.assertEqual(result.returncode, 0, result.stderr)
                 self.assertIn("coverage: ok", result.stdout)
 
+    def test_check_mixtral_with_expert_parallelism(self):
+        mixtral = model("mixtral-8x7b-dolphin-2.5")
+        result = run("check", mixtral, "--tp", "2", "--ep", "4")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("\ncoverage: ok (995 tensors)\n", result.stdout)
+        self.assertIn("\nglobal bytes: 93405618176 (86.99 GiB)\n", result.stdout)
+        groups = run("describe", mixtral).stdout
+        self.assertEqual(json.loads(groups)["model"], {"name": "mixtral-8x7b-dolphin-2.5",
+                                                       "layers": 32, "experts": 8})
+        for rank in range(8):
+            planned = run("plan", "--groups", "-", "--tp", "2", "--ep", "4", "--rank", str(rank),
+                          "--format", "json", stdin=groups)
+            self.assertEqual(planned.returncode, 0, planned.stderr)
+            layout = json.loads(planned.stdout)
+            expert_rank = layout["coordinates"]["expert"]
+            held = {(int(t["target"].split(".")[2]), int(t["target"].split(".")[5]))
+                    for t in layout["tensors"]
+                    if ".experts." in t["target"] and t["placement"]["kind"] != "omit"}
+            self.assertEqual(held, {(layer, expert) for layer in range(32)
+                                    for expert in (2 * expert_rank, 2 * expert_rank + 1)})
+        refused = run("check", mixtral, "--ep", "16")
+        self.assertEqual(refused.returncode, 2)
+        self.assertEqual(refused.stderr, "error[EREDU_E_EMPTY_PARTITION]: 8 routed experts cannot "
+                                         "be split over 16 expert ranks; expert sizes from 1 to 8 "
+                                         "work\n")
+
     def test_help_and_version(self):
         self.assertEqual(run("--help").returncode, 0)
         version = run("--version")
