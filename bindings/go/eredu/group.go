@@ -157,7 +157,17 @@ type GroupDesc struct {
 	// members; any other T is ErrInvalidTensor when a rank is planned.
 	QueryUnits    uint64
 	HasQueryUnits bool
-	Members       []ParameterMemberSpec
+	// VocabPadMultiple pads the vocabulary rows of a RoleVocabulary group's
+	// Balanced members to a multiple of it, when HasVocabPadMultiple
+	// (Vocabulary padding, docs/planning.md): at tensor size T the V rows
+	// are padded to P = ceil(V/(M*T))*M*T and each tensor rank allocates P/T
+	// of them, reading its part of the checkpoint's V and reporting the rest
+	// as LocalTensorLayout.PaddingRows. A multiple of 0, another role, no
+	// Balanced member or Balanced members with different extents on their
+	// axes is ErrInvalidGroup.
+	VocabPadMultiple    uint64
+	HasVocabPadMultiple bool
+	Members             []ParameterMemberSpec
 }
 
 // ParameterGroupSpec is an immutable, validated logical parameter and all
@@ -211,6 +221,8 @@ func BuildParameterGroupSpec(desc GroupDesc) (*ParameterGroupSpec, error) {
 	cdesc.scope = scope
 	cdesc.has_query_units = cbool(desc.HasQueryUnits)
 	cdesc.query_units = C.uint64_t(desc.QueryUnits)
+	cdesc.has_vocab_pad_multiple = cbool(desc.HasVocabPadMultiple)
+	cdesc.vocab_pad_multiple = C.uint64_t(desc.VocabPadMultiple)
 	members, err := mem.memberArray(desc.Members)
 	if err != nil {
 		return nil, err
@@ -281,6 +293,10 @@ type GroupInfo struct {
 	// PartitionUnits are its KV heads) when HasQueryUnits.
 	QueryUnits    uint64
 	HasQueryUnits bool
+	// VocabPadMultiple is the vocabulary padding multiple of a padded
+	// vocabulary group when HasVocabPadMultiple.
+	VocabPadMultiple    uint64
+	HasVocabPadMultiple bool
 }
 
 // Info returns the group's name, role, member count, units and scope in
@@ -303,8 +319,10 @@ func (g *ParameterGroupSpec) Info() (GroupInfo, error) {
 			Partitioned:    i.has_partition_units != 0,
 			Scope: GroupScope{Kind: ScopeKind(i.scope_kind), Layer: uint64(i.layer),
 				HasLayer: i.has_layer != 0, Expert: uint64(i.expert), HasExpert: i.has_expert != 0},
-			QueryUnits:    uint64(i.query_units),
-			HasQueryUnits: i.has_query_units != 0,
+			QueryUnits:          uint64(i.query_units),
+			HasQueryUnits:       i.has_query_units != 0,
+			VocabPadMultiple:    uint64(i.vocab_pad_multiple),
+			HasVocabPadMultiple: i.has_vocab_pad_multiple != 0,
 		}
 	}
 	runtime.KeepAlive(g)
@@ -338,6 +356,14 @@ func (g *ParameterGroupSpec) PartitionUnits() (units uint64, ok bool, err error)
 func (g *ParameterGroupSpec) QueryUnits() (units uint64, ok bool, err error) {
 	i, err := g.Info()
 	return i.QueryUnits, i.HasQueryUnits, err
+}
+
+// VocabPadMultiple returns the vocabulary padding multiple of a padded
+// vocabulary group; ok is false when the group is not padded
+// (Info().VocabPadMultiple).
+func (g *ParameterGroupSpec) VocabPadMultiple() (multiple uint64, ok bool, err error) {
+	i, err := g.Info()
+	return i.VocabPadMultiple, i.HasVocabPadMultiple, err
 }
 
 // Members returns copies of the physical members, in member order

@@ -102,6 +102,7 @@ type LocalTensorLayout struct {
 	localBytes            uint64
 	hasLocalBytes         bool
 	kvHeadCopies          uint64
+	paddingRows           uint64
 }
 
 // Target returns the checkpoint tensor name.
@@ -152,6 +153,12 @@ func (t LocalTensorLayout) LocalBytes() (bytes uint64, ok bool) {
 // with H KV heads planned at a tensor size T above H (KV-head replication),
 // else 1.
 func (t LocalTensorLayout) KVHeadCopies() uint64 { return t.kvHeadCopies }
+
+// PaddingRows returns the rows of LocalShape past the checkpoint's under
+// vocabulary padding (eredu.layout.v1 `padding_rows`, see
+// GroupDesc.VocabPadMultiple): allocated on this rank, not read; the range
+// is the rows read, empty on a rank holding only padding. Else 0.
+func (t LocalTensorLayout) PaddingRows() uint64 { return t.paddingRows }
 
 // LocalModelLayout is the immutable plan of one rank (seed
 // LocalModelLayout), owning an eredu_layout. Tensors are addressed by index
@@ -368,6 +375,7 @@ func tensorFromC(info *C.eredu_layout_tensor_info) LocalTensorLayout {
 		localBytes:            uint64(info.local_bytes),
 		hasLocalBytes:         info.has_local_bytes != 0,
 		kvHeadCopies:          uint64(info.kv_head_copies),
+		paddingRows:           uint64(info.padding_rows),
 		placement: TensorPlacement{
 			Kind:       PlacementKind(info.placement),
 			Axis:       uint64(info.axis),

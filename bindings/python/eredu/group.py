@@ -285,6 +285,15 @@ class ParameterGroupSpec(Handle):
     partitioned members; any other T raises ParallelPlanError
     (EREDU_E_INVALID_TENSOR) when a rank is planned.
 
+    `vocab_pad_multiple` (eredu_group_desc.vocab_pad_multiple) pads the
+    vocabulary rows of a VOCABULARY group's BALANCED members to a multiple M
+    (Vocabulary padding, docs/planning.md): at tensor size T the V rows are
+    padded to P = ceil(V / (M * T)) * M * T and each tensor rank allocates
+    P // T of them, reading its part of the checkpoint's V and reporting the
+    rest as LocalTensorLayout `padding_rows`. An M of 0, another role, no
+    BALANCED member or BALANCED members with different extents on their
+    axes raises ParallelPlanError (EREDU_E_INVALID_GROUP).
+
     Raises ParallelPlanError (EREDU_E_INVALID_GROUP) for the seed's rules,
     GeneralError (EREDU_E_INVALID_ARGUMENT, ...) for bad arguments.
     """
@@ -292,7 +301,7 @@ class ParameterGroupSpec(Handle):
     _FREE = "eredu_group_free"
 
     def __init__(self, logical_name, role, members, *, partition_units=None, scope=None,
-                 query_units=None):
+                 query_units=None, vocab_pad_multiple=None):
         desc = _capi.sized(_capi.eredu_group_desc)
         desc.name = convert.text(logical_name, "logical_name")
         desc.role = convert.u32(role, "role")
@@ -303,15 +312,20 @@ class ParameterGroupSpec(Handle):
         if query_units is not None:
             desc.has_query_units = 1
             desc.query_units = convert.u64(query_units, "query_units")
+        if vocab_pad_multiple is not None:
+            desc.has_vocab_pad_multiple = 1
+            desc.vocab_pad_multiple = convert.u64(vocab_pad_multiple, "vocab_pad_multiple")
         array, count = member_array(members)
         slot = ctypes.POINTER(_capi.eredu_group)()
         call(lib.eredu_group_new, ctypes.byref(desc), array, count, ctypes.byref(slot))
         super().__init__(slot)
 
     @classmethod
-    def new(cls, logical_name, role, members, *, scope=None):
-        """seed ParameterGroupSpec::new: a group without logical partition."""
-        return cls(logical_name, role, members, scope=scope)
+    def new(cls, logical_name, role, members, *, scope=None, vocab_pad_multiple=None):
+        """seed ParameterGroupSpec::new: a group without logical partition
+        (a padded vocabulary when `vocab_pad_multiple` is given)."""
+        return cls(logical_name, role, members, scope=scope,
+                   vocab_pad_multiple=vocab_pad_multiple)
 
     @classmethod
     def partitioned(cls, logical_name, role, units, members, *, scope=None, query_units=None):
@@ -349,6 +363,12 @@ class ParameterGroupSpec(Handle):
         """The query-head count of a grouped-query group, or None."""
         info = self._info()
         return info.query_units if info.has_query_units else None
+
+    def vocab_pad_multiple(self):
+        """The vocabulary padding multiple of a padded vocabulary group, or
+        None."""
+        info = self._info()
+        return info.vocab_pad_multiple if info.has_vocab_pad_multiple else None
 
     def scope(self):
         """The GroupScope."""

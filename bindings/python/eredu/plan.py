@@ -196,7 +196,11 @@ class LocalTensorLayout:
     (eredu.layout.v1 `kv_head_copies`) is the number of tensor ranks holding
     this same selection: T / H for a per_kv_head member of a group with H KV
     heads planned at a tensor size T above H (KV-head replication), else
-    1."""
+    1. `padding_rows` (eredu.layout.v1 `padding_rows`) are the rows of
+    `local_shape` past the checkpoint's under vocabulary padding (see
+    ParameterGroupSpec `vocab_pad_multiple`): allocated on this rank, not
+    read; the range is the rows read, empty on a rank holding only padding.
+    Else 0."""
 
     target: str
     logical_name: str
@@ -210,6 +214,7 @@ class LocalTensorLayout:
     fell_back_to_replication: bool
     local_bytes: int
     kv_head_copies: int
+    padding_rows: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -348,6 +353,11 @@ class LocalModelLayout(Handle):
         per_kv_head member under KV-head replication, else 1)."""
         return self._tensor_info(self._index(key)).kv_head_copies
 
+    def padding_rows(self, key):
+        """The allocated rows past the checkpoint's under vocabulary padding
+        (else 0)."""
+        return self._tensor_info(self._index(key)).padding_rows
+
     def logical_range(self, key):
         """The logical units this rank owns as a range, or None."""
         return _logical_range(self._tensor_info(self._index(key)))
@@ -371,6 +381,7 @@ class LocalModelLayout(Handle):
             fell_back_to_replication=bool(info.fell_back_to_replication),
             local_bytes=info.local_bytes if info.has_local_bytes else None,
             kv_head_copies=info.kv_head_copies,
+            padding_rows=info.padding_rows,
         )
 
     def tensor(self, target):

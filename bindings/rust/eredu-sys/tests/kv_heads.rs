@@ -46,6 +46,8 @@ fn new_group(
         scope: ptr::null(),
         has_query_units: 1,
         query_units: 8,
+        has_vocab_pad_multiple: 0,
+        vocab_pad_multiple: 0,
     };
     let mut group = ptr::null_mut();
     let mut error = ptr::null_mut();

@@ -71,6 +71,8 @@ int main(void) {
   FIELD(eredu_group_desc, scope);
   FIELD(eredu_group_desc, has_query_units);
   FIELD(eredu_group_desc, query_units);
+  FIELD(eredu_group_desc, has_vocab_pad_multiple);
+  FIELD(eredu_group_desc, vocab_pad_multiple);
   STRUCT(eredu_group_info);
   FIELD(eredu_group_info, struct_size);
   FIELD(eredu_group_info, role);
@@ -86,6 +88,8 @@ int main(void) {
   FIELD(eredu_group_info, expert);
   FIELD(eredu_group_info, has_query_units);
   FIELD(eredu_group_info, query_units);
+  FIELD(eredu_group_info, has_vocab_pad_multiple);
+  FIELD(eredu_group_info, vocab_pad_multiple);
   STRUCT(eredu_layerwise_model_metadata_info);
   FIELD(eredu_layerwise_model_metadata_info, struct_size);
   FIELD(eredu_layerwise_model_metadata_info, residency);
@@ -144,6 +148,7 @@ int main(void) {
   FIELD(eredu_layout_tensor_info, logical_end);
   FIELD(eredu_layout_tensor_info, local_bytes);
   FIELD(eredu_layout_tensor_info, kv_head_copies);
+  FIELD(eredu_layout_tensor_info, padding_rows);
   STRUCT(eredu_model_info);
   FIELD(eredu_model_info, struct_size);
   FIELD(eredu_model_info, name);

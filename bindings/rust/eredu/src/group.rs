@@ -463,7 +463,15 @@ impl ParameterGroupSpec {
         scope: GroupScope,
         members: impl IntoIterator<Item = ParameterMemberSpec>,
     ) -> Result<Self> {
-        Self::build(logical_name, role, partition_units, None, scope, members)
+        Self::build(
+            logical_name,
+            role,
+            partition_units,
+            None,
+            None,
+            scope,
+            members,
+        )
     }
 
     /// A grouped-query attention group: its partition units are its
@@ -497,6 +505,37 @@ impl ParameterGroupSpec {
             role,
             Some(kv_heads),
             Some(query_heads),
+            None,
+            scope,
+            members,
+        )
+    }
+
+    /// A vocabulary group ([`ParameterRole::Vocabulary`]) whose balanced
+    /// members' V rows are padded to a multiple of `vocab_pad_multiple` M
+    /// (`eredu_group_desc.vocab_pad_multiple`, docs/planning.md, "Vocabulary
+    /// padding"): at tensor size T they are padded to
+    /// P = ceil(V / (M * T)) * M * T rows and each tensor rank allocates
+    /// P / T of them, reading its part of the checkpoint's V and reporting
+    /// the rest as
+    /// [`LocalTensorLayout::padding_rows`](crate::LocalTensorLayout::padding_rows).
+    ///
+    /// # Errors
+    /// As [`ParameterGroupSpec::scoped`]; an M of 0, no balanced member, or
+    /// balanced members with different extents on their axes is
+    /// [`ErrorCode::InvalidGroup`].
+    pub fn padded_vocabulary(
+        logical_name: impl AsRef<str>,
+        vocab_pad_multiple: u64,
+        scope: GroupScope,
+        members: impl IntoIterator<Item = ParameterMemberSpec>,
+    ) -> Result<Self> {
+        Self::build(
+            logical_name,
+            ParameterRole::Vocabulary,
+            None,
+            None,
+            Some(vocab_pad_multiple),
             scope,
             members,
         )
@@ -508,6 +547,7 @@ impl ParameterGroupSpec {
         role: ParameterRole,
         partition_units: Option<u64>,
         query_units: Option<u64>,
+        vocab_pad_multiple: Option<u64>,
         scope: GroupScope,
         members: impl IntoIterator<Item = ParameterMemberSpec>,
     ) -> Result<Self> {
@@ -525,6 +565,8 @@ impl ParameterGroupSpec {
             scope: &scope,
             has_query_units: flag(query_units.is_some()),
             query_units: query_units.unwrap_or(0),
+            has_vocab_pad_multiple: flag(vocab_pad_multiple.is_some()),
+            vocab_pad_multiple: vocab_pad_multiple.unwrap_or(0),
         };
         let mut out = ptr::null_mut();
         call(|error| {
@@ -582,6 +624,15 @@ impl ParameterGroupSpec {
         option(self.info.has_query_units, self.info.query_units)
     }
 
+    /// The vocabulary padding multiple, when the group's vocabulary rows are
+    /// padded ([`ParameterGroupSpec::padded_vocabulary`]).
+    pub const fn vocab_pad_multiple(&self) -> Option<u64> {
+        option(
+            self.info.has_vocab_pad_multiple,
+            self.info.vocab_pad_multiple,
+        )
+    }
+
     /// The pipeline/expert ownership scope.
     pub fn scope(&self) -> GroupScope {
         GroupScope::from_info(&self.info)
@@ -628,6 +679,7 @@ impl std::fmt::Debug for ParameterGroupSpec {
             .field("role", &self.role())
             .field("partition_units", &self.partition_units())
             .field("query_units", &self.query_units())
+            .field("vocab_pad_multiple", &self.vocab_pad_multiple())
             .field("member_count", &self.member_count())
             .finish()
     }

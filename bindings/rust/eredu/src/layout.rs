@@ -250,6 +250,7 @@ pub struct LocalTensorLayout<'a> {
     fell_back_to_replication: bool,
     local_bytes: Option<u64>,
     kv_head_copies: u64,
+    padding_rows: u64,
     _layout: PhantomData<&'a LocalModelLayout>,
 }
 
@@ -315,6 +316,7 @@ impl<'a> LocalTensorLayout<'a> {
             fell_back_to_replication: info.fell_back_to_replication != 0,
             local_bytes: option(info.has_local_bytes, info.local_bytes),
             kv_head_copies: info.kv_head_copies,
+            padding_rows: info.padding_rows,
             _layout: PhantomData,
         }
     }
@@ -390,6 +392,15 @@ impl<'a> LocalTensorLayout<'a> {
     pub const fn kv_head_copies(&self) -> u64 {
         self.kv_head_copies
     }
+
+    /// Rows of [`LocalTensorLayout::local_shape`] past the checkpoint's under
+    /// vocabulary padding (`eredu.layout.v1` `padding_rows`; see
+    /// [`ParameterGroupSpec::padded_vocabulary`](crate::ParameterGroupSpec::padded_vocabulary)):
+    /// allocated on this rank, not read; the logical range is the rows read,
+    /// empty on a rank holding only padding. Else 0.
+    pub const fn padding_rows(&self) -> u64 {
+        self.padding_rows
+    }
 }
 
 impl std::fmt::Debug for LocalTensorLayout<'_> {
@@ -407,6 +418,7 @@ impl std::fmt::Debug for LocalTensorLayout<'_> {
             .field("fell_back_to_replication", &self.fell_back_to_replication())
             .field("local_bytes", &self.local_bytes())
             .field("kv_head_copies", &self.kv_head_copies())
+            .field("padding_rows", &self.padding_rows())
             .finish()
     }
 }

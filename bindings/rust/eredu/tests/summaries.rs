@@ -46,7 +46,7 @@ fn a_group_reports_its_scope_with_its_name_role_and_units() {
     assert_eq!(
         format!("{group:?}"),
         "ParameterGroupSpec { logical_name: \"layers.1.experts.3\", role: ExpertIntermediate, \
-         partition_units: Some(4), query_units: None, member_count: 1 }"
+         partition_units: Some(4), query_units: None, vocab_pad_multiple: None, member_count: 1 }"
     );
 
     for scope in [
