@@ -32,6 +32,10 @@ class ConfigFields {
   /// The value of `key`, or nullptr when absent or null (HF writes nulls for
   /// "not given").
   const nlohmann::json* field(const char* key) const;
+  /// The object `key` (a multimodal config's `text_config`) read the same
+  /// way, its messages naming it: `<folder>/config.json text_config: …`;
+  /// nullopt when absent or null. Errors: Parse when it is not an object.
+  Result<std::optional<ConfigFields>> section(const char* key) const;
 
   /// A positive integer, or nullopt when not given. Errors: Parse naming the
   /// key and the value.
@@ -52,6 +56,9 @@ class ConfigFields {
   Result<std::uint64_t> sum(const char* what, std::initializer_list<std::uint64_t> terms) const;
 
  private:
+  ConfigFields(const nlohmann::json& config, std::string folder, std::string file)
+      : config_(config), folder_(std::move(folder)), file_(std::move(file)) {}
+
   const nlohmann::json& config_;
   std::string folder_;
   std::string file_;

@@ -4,10 +4,16 @@
 #include "describe/decoder_config.hpp"
 
 namespace eredu {
+namespace {
 
-Result<DecoderConfig> read_decoder_config(const ConfigFields& config, Dtype dtype) {
+// read_decoder_config, reading intermediate_size only when `dense_mlp`.
+Result<DecoderConfig> read_fields(const ConfigFields& config, Dtype dtype, bool dense_mlp) {
   EREDU_TRY(hidden, config.required_count("hidden_size"));
-  EREDU_TRY(intermediate, config.required_count("intermediate_size"));
+  std::uint64_t intermediate = 0;
+  if (dense_mlp) {
+    EREDU_TRY(read, config.required_count("intermediate_size"));
+    intermediate = read;
+  }
   EREDU_TRY(layers, config.required_count("num_hidden_layers"));
   EREDU_TRY(heads, config.required_count("num_attention_heads"));
   EREDU_TRY(kv_heads, config.optional_count("num_key_value_heads"));
@@ -31,12 +37,28 @@ Result<DecoderConfig> read_decoder_config(const ConfigFields& config, Dtype dtyp
                        dtype};
 }
 
-Result<AttentionRows> attention_rows(const ConfigFields& config, const DecoderConfig& decoder) {
+}  // namespace
+
+Result<DecoderConfig> read_decoder_config(const ConfigFields& config, Dtype dtype) {
+  return read_fields(config, dtype, true);
+}
+
+Result<DecoderConfig> read_expert_decoder_config(const ConfigFields& config, Dtype dtype) {
+  return read_fields(config, dtype, false);
+}
+
+Result<AttentionRows> attention_rows(const ConfigFields& config, const DecoderConfig& decoder,
+                                     bool output_gate) {
   EREDU_TRY(q_rows, config.product("num_attention_heads × head_dim",
                                    {decoder.num_attention_heads, decoder.head_dim}));
   EREDU_TRY(kv_rows, config.product("num_key_value_heads × head_dim",
                                     {decoder.num_key_value_heads, decoder.head_dim}));
-  return AttentionRows{q_rows, kv_rows};
+  std::uint64_t q_proj_rows = q_rows;
+  if (output_gate) {
+    EREDU_TRY(doubled, config.product("num_attention_heads × head_dim × 2", {q_rows, 2}));
+    q_proj_rows = doubled;
+  }
+  return AttentionRows{q_rows, kv_rows, q_proj_rows};
 }
 
 }  // namespace eredu

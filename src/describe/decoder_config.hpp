@@ -36,16 +36,25 @@ struct DecoderConfig {
 /// divisible by the heads when head_dim is absent.
 Result<DecoderConfig> read_decoder_config(const ConfigFields& config, Dtype dtype);
 
+/// As read_decoder_config for a decoder whose MLPs are mixtures of experts
+/// with a width of their own (qwen2_moe, qwen3_moe, qwen3_5_moe):
+/// intermediate_size, the width of a dense MLP, is not read and is 0.
+Result<DecoderConfig> read_expert_decoder_config(const ConfigFields& config, Dtype dtype);
+
 /// The rows of the attention projections: query heads × head_dim, then KV
-/// heads × head_dim.
+/// heads × head_dim, then the rows of q_proj: q_rows, or twice that when
+/// q_proj also computes an output gate per query head (qwen3_5_moe).
 struct AttentionRows {
   std::uint64_t q_rows = 0;
   std::uint64_t kv_rows = 0;
+  std::uint64_t q_proj_rows = 0;
 };
 
-/// The AttentionRows of `decoder`, q_rows first. Errors: Parse when a
-/// product overflows 64 bits (named "num_attention_heads × head_dim" or
-/// "num_key_value_heads × head_dim").
-Result<AttentionRows> attention_rows(const ConfigFields& config, const DecoderConfig& decoder);
+/// The AttentionRows of `decoder`, q_rows first; q_proj_rows doubles q_rows
+/// when `output_gate`. Errors: Parse when a product overflows 64 bits (named
+/// "num_attention_heads × head_dim", "num_key_value_heads × head_dim" or
+/// "num_attention_heads × head_dim × 2").
+Result<AttentionRows> attention_rows(const ConfigFields& config, const DecoderConfig& decoder,
+                                     bool output_gate = false);
 
 }  // namespace eredu

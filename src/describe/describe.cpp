@@ -19,6 +19,7 @@
 #include "describe/mlx_quantization.hpp"
 #include "describe/phi3_family.hpp"
 #include "describe/quantization_refusal.hpp"
+#include "describe/qwen_moe_family.hpp"
 #include "describe/weight_index.hpp"
 #include "model/vocab_padding.hpp"
 
@@ -33,7 +34,7 @@ struct Family {
   bool mlx;
 };
 
-constexpr std::array<Family, 8> kFamilies = {{
+constexpr std::array<Family, 12> kFamilies = {{
     {"llama", describe_llama, true},
     {"mistral", describe_llama, true},
     {"qwen2", describe_llama, true},
@@ -42,10 +43,15 @@ constexpr std::array<Family, 8> kFamilies = {{
     {"falcon", describe_falcon, true},
     {"gpt_oss", describe_gpt_oss, false},
     {"mixtral", describe_mixtral, true},
+    {"qwen2_moe", describe_qwen2_moe, true},
+    {"qwen3_moe", describe_qwen3_moe, true},
+    {"qwen3_5_moe", describe_qwen3_5_moe, true},
+    {"qwen3_5_moe_text", describe_qwen3_5_moe, true},
 }};
 
 constexpr std::string_view kSupported =
-    "llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss, mixtral";
+    "llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss, mixtral, qwen2_moe, qwen3_moe, "
+    "qwen3_5_moe, qwen3_5_moe_text";
 
 Result<const Family*> find_family(const ConfigFields& config) {
   const nlohmann::json* type = config.field("model_type");

@@ -17,7 +17,9 @@ Result<ParameterGroupSpec> llama_attention_group(const DecoderConfig& config,
                                                  const std::string& prefix, GroupScope scope) {
   const std::string attn = prefix + "self_attn.";
   Members members(config.dtype);
-  members.add(attn + "q_proj.weight", {rows.q_rows, config.hidden_size},
+  // With an output gate, each query head's rows are followed by its gate's:
+  // a range of whole query heads is still one contiguous range of rows.
+  members.add(attn + "q_proj.weight", {rows.q_proj_rows, config.hidden_size},
               MemberSharding::partitioned(0));
   // k and v (and their biases) are per KV head: held whole when KV heads are
   // replicated (docs/planning.md, "KV-head replication").
@@ -27,7 +29,8 @@ Result<ParameterGroupSpec> llama_attention_group(const DecoderConfig& config,
               MemberSharding::partitioned(0).kv_head());
   members.add(attn + "o_proj.weight", {config.hidden_size, rows.q_rows},
               MemberSharding::partitioned(1));
-  members.add_present(index, attn + "q_proj.bias", {rows.q_rows}, MemberSharding::partitioned(0));
+  members.add_present(index, attn + "q_proj.bias", {rows.q_proj_rows},
+                      MemberSharding::partitioned(0));
   for (const char* name : {"k_proj.bias", "v_proj.bias"}) {
     members.add_present(index, attn + name, {rows.kv_rows},
                         MemberSharding::partitioned(0).kv_head());
@@ -53,10 +56,8 @@ Result<ParameterGroupSpec> llama_norms_group(const DecoderConfig& config, const 
                                     scope);
 }
 
-namespace {
-
-Result<ParameterGroupSpec> mlp_group(const DecoderConfig& config, const std::string& prefix,
-                                     GroupScope scope) {
+Result<ParameterGroupSpec> llama_mlp_group(const DecoderConfig& config, const std::string& prefix,
+                                           GroupScope scope) {
   const std::string mlp = prefix + "mlp.";
   Members members(config.dtype);
   members.add(mlp + "gate_proj.weight", {config.intermediate_size, config.hidden_size},
@@ -69,8 +70,6 @@ Result<ParameterGroupSpec> mlp_group(const DecoderConfig& config, const std::str
                                          config.intermediate_size, members.take(), scope);
 }
 
-}  // namespace
-
 Result<FamilyGroups> describe_llama(const ConfigFields& fields, const WeightIndex& index) {
   EREDU_TRY(dtype, fields.dtype());
   EREDU_TRY(config, read_decoder_config(fields, dtype));
@@ -81,7 +80,7 @@ Result<FamilyGroups> describe_llama(const ConfigFields& fields, const WeightInde
       [&](const std::string& prefix, GroupScope scope) -> Result<std::vector<ParameterGroupSpec>> {
         EREDU_TRY(attention, llama_attention_group(config, index, rows, prefix, scope));
         EREDU_TRY(norms, llama_norms_group(config, index, prefix, scope));
-        EREDU_TRY(mlp, mlp_group(config, prefix, scope));
+        EREDU_TRY(mlp, llama_mlp_group(config, prefix, scope));
         return std::vector{std::move(attention), std::move(norms), std::move(mlp)};
       });
 }

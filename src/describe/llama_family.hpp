@@ -23,7 +23,7 @@ Result<FamilyGroups> describe_llama(const ConfigFields& config, const WeightInde
 
 /// Layer group `self_attn` (attention_heads): q, k, v, o and their biases
 /// when present, partitioned by KV heads with the query heads as
-/// query_units (KV-head replication).
+/// query_units (KV-head replication); q_proj has rows.q_proj_rows rows.
 Result<ParameterGroupSpec> llama_attention_group(const DecoderConfig& config,
                                                  const WeightIndex& index,
                                                  const AttentionRows& rows,
@@ -33,5 +33,10 @@ Result<ParameterGroupSpec> llama_attention_group(const DecoderConfig& config,
 /// q_norm/k_norm when present.
 Result<ParameterGroupSpec> llama_norms_group(const DecoderConfig& config, const WeightIndex& index,
                                              const std::string& prefix, GroupScope scope);
+
+/// Layer group `mlp` (feed_forward_intermediate, intermediate_size units):
+/// gate_proj and up_proj column-parallel, down_proj row-parallel.
+Result<ParameterGroupSpec> llama_mlp_group(const DecoderConfig& config, const std::string& prefix,
+                                           GroupScope scope);
 
 }  // namespace eredu

@@ -25,7 +25,8 @@ struct Dimensions {
 
 Result<Dimensions> dimensions(const ConfigFields& fields, const DecoderConfig& config) {
   EREDU_TRY(rows, attention_rows(fields, config));
-  const auto [q_rows, kv_rows] = rows;
+  const std::uint64_t q_rows = rows.q_rows;
+  const std::uint64_t kv_rows = rows.kv_rows;
   EREDU_TRY(qkv_rows, fields.sum("qkv_proj rows", {q_rows, kv_rows, kv_rows}));
   EREDU_TRY(gate_up_rows, fields.product("gate_up_proj rows", {config.intermediate_size, 2}));
   return Dimensions{config.hidden_size,       q_rows,      kv_rows, qkv_rows,

@@ -401,6 +401,46 @@ class Models(unittest.TestCase):
                                          "be split over 16 expert ranks; expert sizes from 1 to 8 "
                                          "work\n")
 
+    def test_check_qwen3_5_moe_with_expert_parallelism(self):
+        qwen = model("qwen3.5-25b-reap-a3b-moe")
+        for tp, pp, ep in ((8, 1, 1), (2, 2, 1), (2, 1, 8)):
+            with self.subTest(tp=tp, pp=pp, ep=ep):
+                result = run("check", qwen, "--tp", str(tp), "--pp", str(pp), "--ep", str(ep))
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertIn("\ncoverage: ok (22213 tensors)\n", result.stdout)
+                self.assertIn("\nglobal bytes: 50182743296 (46.74 GiB)\n", result.stdout)
+        groups = run("describe", qwen).stdout
+        self.assertEqual(json.loads(groups)["model"], {"name": "qwen3.5-25b-reap-a3b-moe",
+                                                       "layers": 40, "experts": 180})
+        # Expert ranks 0-3 hold 23 of the 180 experts of every layer, 4-7 hold 22
+        # (rank 12: tensor rank 1 of expert rank 4).
+        for rank in (0, 12):
+            planned = run("plan", "--groups", "-", "--tp", "2", "--ep", "8", "--rank", str(rank),
+                          "--format", "json", stdin=groups)
+            self.assertEqual(planned.returncode, 0, planned.stderr)
+            layout = json.loads(planned.stdout)
+            expert_rank = layout["coordinates"]["expert"]
+            tensor_rank = layout["coordinates"]["tensor"]
+            first = 22 * expert_rank + min(expert_rank, 4)
+            last = first + (23 if expert_rank < 4 else 22)
+            held = {(int(t["target"].split(".")[3]), int(t["target"].split(".")[6]))
+                    for t in layout["tensors"]
+                    if ".experts." in t["target"] and t["placement"]["kind"] != "omit"}
+            self.assertEqual(held, {(layer, expert) for layer in range(40)
+                                    for expert in range(first, last)})
+            down = next(t for t in layout["tensors"] if t["target"] ==
+                        f"model.language_model.layers.7.mlp.experts.{first}.down_proj.weight")
+            self.assertEqual(down["local_shape"], [2048, 256])
+            self.assertEqual(down["placement"], {"kind": "range", "axis": 1,
+                                                 "start": 256 * tensor_rank,
+                                                 "end": 256 * tensor_rank + 256})
+            self.assertEqual(down["local_bytes"], 1048576)
+        refused = run("check", qwen, "--ep", "256")
+        self.assertEqual(refused.returncode, 2)
+        self.assertEqual(refused.stderr, "error[EREDU_E_EMPTY_PARTITION]: 180 routed experts cannot "
+                                         "be split over 256 expert ranks; expert sizes from 1 to "
+                                         "180 work\n")
+
     def test_help_and_version(self):
         self.assertEqual(run("--help").returncode, 0)
         version = run("--version")
