@@ -25,23 +25,27 @@
 namespace eredu {
 namespace {
 
-// A supported model_type, its describer, and whether an MLX `quantization`
-// applies to its plain two-axis linear weights (gpt_oss handles its own).
+// Which quantized checkpoints a family reads: an MLX `quantization` expanded
+// over its plain two-axis linear weights (any `quantization_config` refused),
+// its own `quantization_config` (gpt_oss), or none (both refused).
+enum class Quantization { Mlx, Own, None };
+
+// A supported model_type, its describer and the quantization it reads.
 struct Family {
   std::string_view model_type;
   FamilyDescriber describe;
-  bool mlx;
+  Quantization quantization;
 };
 
 constexpr std::array<Family, 8> kFamilies = {{
-    {"llama", describe_llama, true},
-    {"mistral", describe_llama, true},
-    {"qwen2", describe_llama, true},
-    {"qwen3", describe_llama, true},
-    {"phi3", describe_phi3, true},
-    {"falcon", describe_falcon, true},
-    {"gpt_oss", describe_gpt_oss, false},
-    {"mixtral", describe_mixtral, true},
+    {"llama", describe_llama, Quantization::Mlx},
+    {"mistral", describe_llama, Quantization::Mlx},
+    {"qwen2", describe_llama, Quantization::Mlx},
+    {"qwen3", describe_llama, Quantization::Mlx},
+    {"phi3", describe_phi3, Quantization::Mlx},
+    {"falcon", describe_falcon, Quantization::Mlx},
+    {"gpt_oss", describe_gpt_oss, Quantization::Own},
+    {"mixtral", describe_mixtral, Quantization::Mlx},
 }};
 
 constexpr std::string_view kSupported =
@@ -79,7 +83,7 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
   const ConfigFields config(document, dir);
   EREDU_TRY(family, find_family(config));
   std::optional<MlxQuantization> mlx;
-  if (family->mlx) {
+  if (family->quantization == Quantization::Mlx) {
     EREDU_TRY(read, read_mlx_quantization(config));
     mlx = std::move(read);
     if (!mlx) {
@@ -87,6 +91,9 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
     }
   } else {
     EREDU_TRY(refuse_mlx_quantization(config, std::string(family->model_type)));
+    if (family->quantization == Quantization::None) {
+      EREDU_TRY(refuse_quantization_config(config));
+    }
   }
   EREDU_TRY(index, read_weight_index(dir));
   EREDU_TRY(described, family->describe(config, index));
