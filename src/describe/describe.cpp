@@ -12,6 +12,7 @@
 #include "core/text.hpp"
 #include "describe/checkpoint_check.hpp"
 #include "describe/falcon_family.hpp"
+#include "describe/gpt_neox_family.hpp"
 #include "describe/gpt_oss_family.hpp"
 #include "describe/json_file.hpp"
 #include "describe/llama_family.hpp"
@@ -37,7 +38,7 @@ struct Family {
   Quantization quantization;
 };
 
-constexpr std::array<Family, 8> kFamilies = {{
+constexpr std::array<Family, 10> kFamilies = {{
     {"llama", describe_llama, Quantization::Mlx},
     {"mistral", describe_llama, Quantization::Mlx},
     {"qwen2", describe_llama, Quantization::Mlx},
@@ -46,10 +47,13 @@ constexpr std::array<Family, 8> kFamilies = {{
     {"falcon", describe_falcon, Quantization::Mlx},
     {"gpt_oss", describe_gpt_oss, Quantization::Own},
     {"mixtral", describe_mixtral, Quantization::Mlx},
+    {"gpt_neox", describe_gpt_neox, Quantization::None},
+    {"gpt_neox_reward_model", describe_gpt_neox_reward_model, Quantization::None},
 }};
 
 constexpr std::string_view kSupported =
-    "llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss, mixtral";
+    "llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss, mixtral, gpt_neox, "
+    "gpt_neox_reward_model";
 
 Result<const Family*> find_family(const ConfigFields& config) {
   const nlohmann::json* type = config.field("model_type");

@@ -401,6 +401,32 @@ class Models(unittest.TestCase):
                                          "be split over 16 expert ranks; expert sizes from 1 to 8 "
                                          "work\n")
 
+    def test_check_gpt_neox_reward_model(self):
+        pythia = model("pythia-1.4b-oasst-rm-gptneox")
+        result = run("check", pythia, "--tp", "4", "--pp", "2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("\ncoverage: ok (293 tensors)\n", result.stdout)
+        self.assertIn("\nglobal bytes: 5246377988 (4.89 GiB)\n", result.stdout)
+        groups = run("describe", pythia).stdout
+        self.assertEqual(json.loads(groups)["model"], {"name": "pythia-1.4b-oasst-rm-gptneox",
+                                                       "layers": 24})
+        planned = run("plan", "--groups", "-", "--tp", "4", "--rank", "1", "--format", "json",
+                      stdin=groups)
+        self.assertEqual(planned.returncode, 0, planned.stderr)
+        tensors = {t["target"]: t for t in json.loads(planned.stdout)["tensors"]}
+        qkv = tensors["gpt_neox.layers.0.attention.query_key_value.weight"]
+        # Heads 4..7, each its query, key and value rows: rows [1536, 3072).
+        self.assertEqual(qkv["placement"], {"kind": "range", "axis": 0, "start": 1536, "end": 3072})
+        self.assertEqual((qkv["local_shape"], qkv["local_bytes"]), ([1536, 2048], 12582912))
+        self.assertEqual(tensors["out_proj.weight"]["placement"], {"kind": "replicated"})
+        refused = run("check", pythia, "--tp", "32")
+        self.assertEqual((refused.returncode, refused.stdout), (2, ""))
+        self.assertTrue(refused.stderr.startswith(
+            "error[EREDU_E_INVALID_TENSOR]: logical parameter \"gpt_neox.layers.0.attention\": 16 "
+            "partition units — declared by the group — cannot be split 32 ways; tensor sizes up "
+            "to 64 that work for this group: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, "
+            "16\n"), refused.stderr)
+
     def test_help_and_version(self):
         self.assertEqual(run("--help").returncode, 0)
         version = run("--version")
