@@ -427,6 +427,26 @@ class Models(unittest.TestCase):
             "to 64 that work for this group: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, "
             "16\n"), refused.stderr)
 
+    def test_check_qwen1(self):
+        qwen = model("qwen1-72b")
+        result = run("check", qwen, "--tp", "8", "--pp", "2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("\ncoverage: ok (643 tensors)\n", result.stdout)
+        self.assertIn("\nglobal bytes: 144575840256 (134.65 GiB)\n", result.stdout)
+        groups = run("describe", qwen).stdout
+        self.assertEqual(json.loads(groups)["model"], {"name": "qwen1-72b", "layers": 80})
+        planned = run("plan", "--groups", "-", "--tp", "8", "--rank", "3", "--format", "json",
+                      stdin=groups)
+        self.assertEqual(planned.returncode, 0, planned.stderr)
+        tensors = {t["target"]: t for t in json.loads(planned.stdout)["tensors"]}
+        c_attn = tensors["transformer.h.0.attn.c_attn.weight"]
+        # Heads 24..31 of each of the q, k and v segments (8192 rows each).
+        self.assertEqual(c_attn["placement"], {"kind": "indices", "axis": 0, "count": 3072,
+                                               "runs": [[3072, 4096], [11264, 12288],
+                                                        [19456, 20480]]})
+        self.assertEqual((c_attn["local_shape"], c_attn["local_bytes"]), ([3072, 8192], 50331648))
+        self.assertEqual(tensors["transformer.wte.weight"]["global_shape"], [152064, 8192])
+
     def test_help_and_version(self):
         self.assertEqual(run("--help").returncode, 0)
         version = run("--version")
