@@ -3,6 +3,8 @@
 
 #include "describe/config_fields.hpp"
 
+#include <fmt/format.h>
+
 #include "core/checked.hpp"
 
 namespace eredu {
@@ -35,6 +37,15 @@ const json* ConfigFields::field(const char* key) const {
   auto it = config_.find(key);
   if (it == config_.end() || it->is_null()) return nullptr;
   return &*it;
+}
+
+Result<ConfigFields> ConfigFields::section(const char* key) const {
+  const json* value = field(key);
+  if (value == nullptr) return failf(Status::Parse, "{}: required field {} is missing", file_, key);
+  if (!value->is_object()) {
+    return failf(Status::Parse, "{}: {} must be an object, got {}", file_, key, value->dump());
+  }
+  return ConfigFields(*value, folder_, fmt::format("{} {}", file_, key));
 }
 
 Result<std::optional<std::uint64_t>> ConfigFields::optional_count(const char* key) const {

@@ -32,6 +32,11 @@ class ConfigFields {
   /// The value of `key`, or nullptr when absent or null (HF writes nulls for
   /// "not given").
   const nlohmann::json* field(const char* key) const;
+  /// The object `key` (a multimodal config's `text_config`,
+  /// `vision_config`) as fields of their own, whose messages name it:
+  /// `<file> vision_config: required field depth is missing`. Errors: Parse
+  /// when it is missing or not an object.
+  Result<ConfigFields> section(const char* key) const;
 
   /// A positive integer, or nullopt when not given. Errors: Parse naming the
   /// key and the value.
@@ -52,6 +57,9 @@ class ConfigFields {
   Result<std::uint64_t> sum(const char* what, std::initializer_list<std::uint64_t> terms) const;
 
  private:
+  ConfigFields(const nlohmann::json& config, std::string folder, std::string file)
+      : config_(config), folder_(std::move(folder)), file_(std::move(file)) {}
+
   const nlohmann::json& config_;
   std::string folder_;
   std::string file_;

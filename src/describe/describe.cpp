@@ -20,6 +20,7 @@
 #include "describe/mlx_quantization.hpp"
 #include "describe/phi3_family.hpp"
 #include "describe/quantization_refusal.hpp"
+#include "describe/qwen2_vl_family.hpp"
 #include "describe/qwen_family.hpp"
 #include "describe/weight_index.hpp"
 #include "model/vocab_padding.hpp"
@@ -39,7 +40,7 @@ struct Family {
   Quantization quantization;
 };
 
-constexpr std::array<Family, 11> kFamilies = {{
+constexpr std::array<Family, 12> kFamilies = {{
     {"llama", describe_llama, Quantization::Mlx},
     {"mistral", describe_llama, Quantization::Mlx},
     {"qwen2", describe_llama, Quantization::Mlx},
@@ -51,11 +52,12 @@ constexpr std::array<Family, 11> kFamilies = {{
     {"gpt_neox", describe_gpt_neox, Quantization::None},
     {"gpt_neox_reward_model", describe_gpt_neox_reward_model, Quantization::None},
     {"qwen", describe_qwen, Quantization::None},
+    {"qwen2_vl", describe_qwen2_vl, Quantization::None},
 }};
 
 constexpr std::string_view kSupported =
     "llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss, mixtral, gpt_neox, "
-    "gpt_neox_reward_model, qwen";
+    "gpt_neox_reward_model, qwen, qwen2_vl";
 
 Result<const Family*> find_family(const ConfigFields& config) {
   const nlohmann::json* type = config.field("model_type");

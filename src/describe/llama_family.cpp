@@ -53,10 +53,8 @@ Result<ParameterGroupSpec> llama_norms_group(const DecoderConfig& config, const 
                                     scope);
 }
 
-namespace {
-
-Result<ParameterGroupSpec> mlp_group(const DecoderConfig& config, const std::string& prefix,
-                                     GroupScope scope) {
+Result<ParameterGroupSpec> llama_mlp_group(const DecoderConfig& config, const std::string& prefix,
+                                           GroupScope scope) {
   const std::string mlp = prefix + "mlp.";
   Members members(config.dtype);
   members.add(mlp + "gate_proj.weight", {config.intermediate_size, config.hidden_size},
@@ -69,8 +67,6 @@ Result<ParameterGroupSpec> mlp_group(const DecoderConfig& config, const std::str
                                          config.intermediate_size, members.take(), scope);
 }
 
-}  // namespace
-
 Result<FamilyGroups> describe_llama(const ConfigFields& fields, const WeightIndex& index) {
   EREDU_TRY(dtype, fields.dtype());
   EREDU_TRY(config, read_decoder_config(fields, dtype));
@@ -81,7 +77,7 @@ Result<FamilyGroups> describe_llama(const ConfigFields& fields, const WeightInde
       [&](const std::string& prefix, GroupScope scope) -> Result<std::vector<ParameterGroupSpec>> {
         EREDU_TRY(attention, llama_attention_group(config, index, rows, prefix, scope));
         EREDU_TRY(norms, llama_norms_group(config, index, prefix, scope));
-        EREDU_TRY(mlp, mlp_group(config, prefix, scope));
+        EREDU_TRY(mlp, llama_mlp_group(config, prefix, scope));
         return std::vector{std::move(attention), std::move(norms), std::move(mlp)};
       });
 }

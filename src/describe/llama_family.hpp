@@ -34,4 +34,9 @@ Result<ParameterGroupSpec> llama_attention_group(const DecoderConfig& config,
 Result<ParameterGroupSpec> llama_norms_group(const DecoderConfig& config, const WeightIndex& index,
                                              const std::string& prefix, GroupScope scope);
 
+/// Layer group `mlp` (feed_forward_intermediate, units intermediate_size):
+/// gate_proj and up_proj partitioned on axis 0, down_proj on axis 1.
+Result<ParameterGroupSpec> llama_mlp_group(const DecoderConfig& config, const std::string& prefix,
+                                           GroupScope scope);
+
 }  // namespace eredu

@@ -447,6 +447,33 @@ class Models(unittest.TestCase):
         self.assertEqual((c_attn["local_shape"], c_attn["local_bytes"]), ([3072, 8192], 50331648))
         self.assertEqual(tensors["transformer.wte.weight"]["global_shape"], [152064, 8192])
 
+    def test_check_qwen2_vl(self):
+        olmocr = model("olmocr-7b-qwen2-vl")
+        result = run("check", olmocr, "--tp", "4", "--pp", "2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("\ncoverage: ok (730 tensors)\n", result.stdout)
+        self.assertIn("\nglobal bytes: 16582751232 (15.44 GiB)\n", result.stdout)
+        groups = run("describe", olmocr).stdout
+        planned = run("plan", "--groups", "-", "--tp", "4", "--rank", "1", "--format", "json",
+                      stdin=groups)
+        self.assertEqual(planned.returncode, 0, planned.stderr)
+        tensors = {t["target"]: t for t in json.loads(planned.stdout)["tensors"]}
+        qkv = tensors["visual.blocks.0.attn.qkv.weight"]
+        # Vision heads 4..7 of each of the q, k and v segments (1280 rows each).
+        self.assertEqual(qkv["placement"], {"kind": "indices", "axis": 0, "count": 960,
+                                            "runs": [[320, 640], [1600, 1920], [2880, 3200]]})
+        self.assertEqual((qkv["local_shape"], qkv["local_bytes"]), ([960, 1280], 2457600))
+        # On the second pipeline stage the vision tower is omitted.
+        later = run("plan", "--groups", "-", "--tp", "4", "--pp", "2", "--rank", "4",
+                    "--format", "json", stdin=groups)
+        tensors = {t["target"]: t for t in json.loads(later.stdout)["tensors"]}
+        self.assertEqual(tensors["visual.blocks.0.attn.qkv.weight"]["placement"], {"kind": "omit"})
+        refused = run("check", olmocr, "--tp", "8")
+        self.assertEqual((refused.returncode, refused.stdout), (2, ""))
+        self.assertTrue(refused.stderr.startswith(
+            "error[EREDU_E_INVALID_TENSOR]: logical parameter \"model.layers.0.self_attn\": 4 KV "
+            "heads and 28 query heads cannot be split 8 ways"), refused.stderr)
+
     def test_help_and_version(self):
         self.assertEqual(run("--help").returncode, 0)
         version = run("--version")
