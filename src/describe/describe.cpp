@@ -12,6 +12,7 @@
 #include "core/text.hpp"
 #include "describe/checkpoint_check.hpp"
 #include "describe/falcon_family.hpp"
+#include "describe/gemma3_family.hpp"
 #include "describe/gpt_neox_family.hpp"
 #include "describe/gpt_oss_family.hpp"
 #include "describe/json_file.hpp"
@@ -40,7 +41,7 @@ struct Family {
   Quantization quantization;
 };
 
-constexpr std::array<Family, 12> kFamilies = {{
+constexpr std::array<Family, 13> kFamilies = {{
     {"llama", describe_llama, Quantization::Mlx},
     {"mistral", describe_llama, Quantization::Mlx},
     {"qwen2", describe_llama, Quantization::Mlx},
@@ -53,11 +54,12 @@ constexpr std::array<Family, 12> kFamilies = {{
     {"gpt_neox_reward_model", describe_gpt_neox_reward_model, Quantization::None},
     {"qwen", describe_qwen, Quantization::None},
     {"qwen2_vl", describe_qwen2_vl, Quantization::None},
+    {"gemma3", describe_gemma3, Quantization::None},
 }};
 
 constexpr std::string_view kSupported =
     "llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss, mixtral, gpt_neox, "
-    "gpt_neox_reward_model, qwen, qwen2_vl";
+    "gpt_neox_reward_model, qwen, qwen2_vl, gemma3";
 
 Result<const Family*> find_family(const ConfigFields& config) {
   const nlohmann::json* type = config.field("model_type");

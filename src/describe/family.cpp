@@ -7,6 +7,18 @@
 
 namespace eredu {
 
+Result<ParameterGroupSpec> column_row_group(std::string name, const std::string& up,
+                                            const std::string& down, ColumnRowWidths widths,
+                                            Dtype dtype, GroupScope scope) {
+  Members members(dtype);
+  members.add(up + ".weight", {widths.width, widths.input}, MemberSharding::partitioned(0));
+  members.add(up + ".bias", {widths.width}, MemberSharding::partitioned(0));
+  members.add(down + ".weight", {widths.output, widths.width}, MemberSharding::partitioned(1));
+  members.add(down + ".bias", {widths.output}, MemberSharding::replicated());
+  return ParameterGroupSpec::partitioned(std::move(name), ParameterRole::FeedForwardIntermediate,
+                                         widths.width, members.take(), scope);
+}
+
 bool uses_tied_head(bool tie_word_embeddings, const WeightIndex& index, const std::string& head) {
   return tie_word_embeddings && !index.contains(head);
 }

@@ -63,6 +63,23 @@ class Members {
   std::vector<ParameterMemberSpec> members_;
 };
 
+/// The widths of column_row_group's pair: `up` maps `input` to `width`
+/// features, `down` maps them back to `output`.
+struct ColumnRowWidths {
+  std::uint64_t input = 0;
+  std::uint64_t width = 0;
+  std::uint64_t output = 0;
+};
+
+/// A feed_forward_intermediate group of `widths.width` units: the
+/// column-parallel `up.weight` [width, input] and `up.bias` [width]
+/// partitioned on axis 0, the row-parallel `down.weight` [output, width]
+/// partitioned on axis 1 and `down.bias` [output] replicated (added after the
+/// reduction). The MLPs and mergers of vision towers.
+Result<ParameterGroupSpec> column_row_group(std::string name, const std::string& up,
+                                            const std::string& down, ColumnRowWidths widths,
+                                            Dtype dtype, GroupScope scope);
+
 /// True when the output head reuses the embedding: the config ties them and
 /// the index has no output projection `head` of its own.
 bool uses_tied_head(bool tie_word_embeddings, const WeightIndex& index,

@@ -96,21 +96,6 @@ Result<ParameterGroupSpec> block_norms_group(const VisionConfig& config,
                                     GroupScope::embedding());
 }
 
-// A column-parallel linear `up` [width, input] and its row-parallel `down`
-// [output, width], with their biases: the up bias follows its rows, the down
-// bias is added after the reduction, whole on every rank.
-Result<ParameterGroupSpec> two_layer_mlp(const std::string& name, const std::string& up,
-                                         const std::string& down, std::uint64_t input,
-                                         std::uint64_t width, std::uint64_t output, Dtype dtype) {
-  Members members(dtype);
-  members.add(up + ".weight", {width, input}, MemberSharding::partitioned(0));
-  members.add(up + ".bias", {width}, MemberSharding::partitioned(0));
-  members.add(down + ".weight", {output, width}, MemberSharding::partitioned(1));
-  members.add(down + ".bias", {output}, MemberSharding::replicated());
-  return ParameterGroupSpec::partitioned(name, ParameterRole::FeedForwardIntermediate, width,
-                                         members.take(), GroupScope::embedding());
-}
-
 Result<ParameterGroupSpec> merger_norm_group(const VisionConfig& config) {
   Members members(config.dtype);
   members.add("visual.merger.ln_q.weight", {config.embed}, MemberSharding::replicated());
@@ -130,14 +115,17 @@ Result<std::vector<ParameterGroupSpec>> vision_groups(const VisionConfig& config
     groups.push_back(std::move(attention));
     EREDU_TRY(norms, block_norms_group(config, prefix));
     groups.push_back(std::move(norms));
-    EREDU_TRY(mlp, two_layer_mlp(prefix + "mlp", prefix + "mlp.fc1", prefix + "mlp.fc2",
-                                 config.embed, config.mlp, config.embed, config.dtype));
+    EREDU_TRY(mlp, column_row_group(prefix + "mlp", prefix + "mlp.fc1", prefix + "mlp.fc2",
+                                    {config.embed, config.mlp, config.embed}, config.dtype,
+                                    GroupScope::embedding()));
     groups.push_back(std::move(mlp));
   }
   EREDU_TRY(ln_q, merger_norm_group(config));
   groups.push_back(std::move(ln_q));
-  EREDU_TRY(merger, two_layer_mlp("visual.merger.mlp", "visual.merger.mlp.0", "visual.merger.mlp.2",
-                                  config.merged, config.merged, config.output, config.dtype));
+  EREDU_TRY(merger,
+            column_row_group("visual.merger.mlp", "visual.merger.mlp.0", "visual.merger.mlp.2",
+                             {config.merged, config.merged, config.output}, config.dtype,
+                             GroupScope::embedding()));
   groups.push_back(std::move(merger));
   return groups;
 }

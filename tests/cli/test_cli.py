@@ -474,6 +474,35 @@ class Models(unittest.TestCase):
             "error[EREDU_E_INVALID_TENSOR]: logical parameter \"model.layers.0.self_attn\": 4 KV "
             "heads and 28 query heads cannot be split 8 ways"), refused.stderr)
 
+    def test_check_gemma3(self):
+        gemma = model("medgemma-27b-gemma3")
+        result = run("check", gemma, "--tp", "8", "--pp", "2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("\ncoverage: ok (1247 tensors)\n", result.stdout)
+        self.assertIn("\nglobal bytes: 54864813280 (51.10 GiB)\n", result.stdout)
+        groups = run("describe", gemma).stdout
+        described = json.loads(groups)
+        self.assertEqual(described["model"], {"name": "medgemma-27b-gemma3", "layers": 62})
+        self.assertEqual(described["groups"][0]["scope"], "tied_embedding")
+        planned = run("plan", "--groups", "-", "--tp", "8", "--rank", "5", "--format", "json",
+                      stdin=groups)
+        self.assertEqual(planned.returncode, 0, planned.stderr)
+        tensors = {t["target"]: t for t in json.loads(planned.stdout)["tensors"]}
+        vision_q = tensors["vision_tower.vision_model.encoder.layers.0.self_attn.q_proj.weight"]
+        # SigLIP heads 10 and 11 (72 rows each).
+        self.assertEqual(vision_q["placement"], {"kind": "range", "axis": 0, "start": 720,
+                                                 "end": 864})
+        self.assertEqual((vision_q["local_shape"], vision_q["local_bytes"]), ([144, 1152], 331776))
+        k_proj = tensors["language_model.model.layers.0.self_attn.k_proj.weight"]
+        self.assertEqual(k_proj["placement"], {"kind": "range", "axis": 0, "start": 1280,
+                                               "end": 1536})
+        refused = run("check", gemma, "--tp", "32")
+        self.assertEqual((refused.returncode, refused.stdout), (2, ""))
+        self.assertTrue(refused.stderr.startswith(
+            "error[EREDU_E_INVALID_TENSOR]: logical parameter "
+            "\"vision_tower.vision_model.encoder.layers.0.self_attn\": 16 partition units"),
+            refused.stderr)
+
     def test_help_and_version(self):
         self.assertEqual(run("--help").returncode, 0)
         version = run("--version")
