@@ -39,7 +39,7 @@ const json* ConfigFields::field(const char* key) const {
   return &*it;
 }
 
-Result<std::optional<ConfigFields>> ConfigFields::section(const char* key) const {
+Result<std::optional<ConfigFields>> ConfigFields::optional_section(const char* key) const {
   const json* value = field(key);
   if (value == nullptr) return std::optional<ConfigFields>{};
   if (!value->is_object()) {
@@ -47,6 +47,12 @@ Result<std::optional<ConfigFields>> ConfigFields::section(const char* key) const
   }
   return std::optional<ConfigFields>{
       ConfigFields(*value, folder_, fmt::format("{} {}", file_, key))};
+}
+
+Result<ConfigFields> ConfigFields::section(const char* key) const {
+  EREDU_TRY(found, optional_section(key));
+  if (!found) return failf(Status::Parse, "{}: required field {} is missing", file_, key);
+  return std::move(*found);
 }
 
 Result<std::optional<std::uint64_t>> ConfigFields::optional_count(const char* key) const {

@@ -32,10 +32,14 @@ class ConfigFields {
   /// The value of `key`, or nullptr when absent or null (HF writes nulls for
   /// "not given").
   const nlohmann::json* field(const char* key) const;
-  /// The object `key` (a multimodal config's `text_config`) read the same
-  /// way, its messages naming it: `<folder>/config.json text_config: …`;
-  /// nullopt when absent or null. Errors: Parse when it is not an object.
-  Result<std::optional<ConfigFields>> section(const char* key) const;
+  /// The object `key` (a multimodal config's `text_config`,
+  /// `vision_config`) as fields of their own, whose messages name it:
+  /// `<file> vision_config: required field depth is missing`. Errors: Parse
+  /// when it is missing or not an object.
+  Result<ConfigFields> section(const char* key) const;
+  /// section(key), or nullopt when `key` is absent or null. Errors: Parse
+  /// when it is not an object.
+  Result<std::optional<ConfigFields>> optional_section(const char* key) const;
 
   /// A positive integer, or nullopt when not given. Errors: Parse naming the
   /// key and the value.

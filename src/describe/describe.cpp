@@ -12,6 +12,8 @@
 #include "core/text.hpp"
 #include "describe/checkpoint_check.hpp"
 #include "describe/falcon_family.hpp"
+#include "describe/gemma3_family.hpp"
+#include "describe/gpt_neox_family.hpp"
 #include "describe/gpt_oss_family.hpp"
 #include "describe/json_file.hpp"
 #include "describe/llama_family.hpp"
@@ -19,6 +21,8 @@
 #include "describe/mlx_quantization.hpp"
 #include "describe/phi3_family.hpp"
 #include "describe/quantization_refusal.hpp"
+#include "describe/qwen2_vl_family.hpp"
+#include "describe/qwen_family.hpp"
 #include "describe/qwen_moe_family.hpp"
 #include "describe/weight_index.hpp"
 #include "model/vocab_padding.hpp"
@@ -26,32 +30,41 @@
 namespace eredu {
 namespace {
 
-// A supported model_type, its describer, and whether an MLX `quantization`
-// applies to its plain two-axis linear weights (gpt_oss handles its own).
+// Which quantized checkpoints a family reads: an MLX `quantization` expanded
+// over its plain two-axis linear weights (any `quantization_config` refused),
+// its own `quantization_config` (gpt_oss), or none (both refused).
+enum class Quantization { Mlx, Own, None };
+
+// A supported model_type, its describer and the quantization it reads.
 struct Family {
   std::string_view model_type;
   FamilyDescriber describe;
-  bool mlx;
+  Quantization quantization;
 };
 
-constexpr std::array<Family, 12> kFamilies = {{
-    {"llama", describe_llama, true},
-    {"mistral", describe_llama, true},
-    {"qwen2", describe_llama, true},
-    {"qwen3", describe_llama, true},
-    {"phi3", describe_phi3, true},
-    {"falcon", describe_falcon, true},
-    {"gpt_oss", describe_gpt_oss, false},
-    {"mixtral", describe_mixtral, true},
-    {"qwen2_moe", describe_qwen2_moe, true},
-    {"qwen3_moe", describe_qwen3_moe, true},
-    {"qwen3_5_moe", describe_qwen3_5_moe, true},
-    {"qwen3_5_moe_text", describe_qwen3_5_moe, true},
+constexpr std::array<Family, 17> kFamilies = {{
+    {"llama", describe_llama, Quantization::Mlx},
+    {"mistral", describe_llama, Quantization::Mlx},
+    {"qwen2", describe_llama, Quantization::Mlx},
+    {"qwen3", describe_llama, Quantization::Mlx},
+    {"phi3", describe_phi3, Quantization::Mlx},
+    {"falcon", describe_falcon, Quantization::Mlx},
+    {"gpt_oss", describe_gpt_oss, Quantization::Own},
+    {"mixtral", describe_mixtral, Quantization::Mlx},
+    {"qwen2_moe", describe_qwen2_moe, Quantization::Mlx},
+    {"qwen3_moe", describe_qwen3_moe, Quantization::Mlx},
+    {"qwen3_5_moe", describe_qwen3_5_moe, Quantization::Mlx},
+    {"qwen3_5_moe_text", describe_qwen3_5_moe, Quantization::Mlx},
+    {"gpt_neox", describe_gpt_neox, Quantization::None},
+    {"gpt_neox_reward_model", describe_gpt_neox_reward_model, Quantization::None},
+    {"qwen", describe_qwen, Quantization::None},
+    {"qwen2_vl", describe_qwen2_vl, Quantization::None},
+    {"gemma3", describe_gemma3, Quantization::None},
 }};
 
 constexpr std::string_view kSupported =
     "llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss, mixtral, qwen2_moe, qwen3_moe, "
-    "qwen3_5_moe, qwen3_5_moe_text";
+    "qwen3_5_moe, qwen3_5_moe_text, gpt_neox, gpt_neox_reward_model, qwen, qwen2_vl, gemma3";
 
 Result<const Family*> find_family(const ConfigFields& config) {
   const nlohmann::json* type = config.field("model_type");
@@ -85,7 +98,7 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
   const ConfigFields config(document, dir);
   EREDU_TRY(family, find_family(config));
   std::optional<MlxQuantization> mlx;
-  if (family->mlx) {
+  if (family->quantization == Quantization::Mlx) {
     EREDU_TRY(read, read_mlx_quantization(config));
     mlx = std::move(read);
     if (!mlx) {
@@ -93,6 +106,9 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
     }
   } else {
     EREDU_TRY(refuse_mlx_quantization(config, std::string(family->model_type)));
+    if (family->quantization == Quantization::None) {
+      EREDU_TRY(refuse_quantization_config(config));
+    }
   }
   EREDU_TRY(index, read_weight_index(dir));
   EREDU_TRY(described, family->describe(config, index));

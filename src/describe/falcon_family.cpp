@@ -132,7 +132,8 @@ Result<FamilyGroups> describe_falcon(const ConfigFields& fields, const WeightInd
                                uses_tied_head(config.tied, index),
                                "transformer.word_embeddings.weight",
                                "transformer.h.",
-                               {"transformer.ln_f.weight", "transformer.ln_f.bias"}};
+                               {"transformer.ln_f.weight", "transformer.ln_f.bias"},
+                               "lm_head.weight"};
   return decoder_groups(
       outline,
       [&](const std::string& prefix, GroupScope scope) -> Result<std::vector<ParameterGroupSpec>> {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The eredu authors
 
-// What every family describer (llama, phi3, falcon, gpt_oss) returns, and
-// the pieces they share: a member list with the model's dtype, the
-// vocabulary groups at both ends of the model and the walk over its layers.
+// What every family describer returns, and the pieces they share: a member
+// list with the model's dtype, the vocabulary groups at both ends of the
+// model and the walk over its layers, with a model's extra groups.
 #pragma once
 
 #include <cstdint>
@@ -63,9 +63,27 @@ class Members {
   std::vector<ParameterMemberSpec> members_;
 };
 
+/// The widths of column_row_group's pair: `up` maps `input` to `width`
+/// features, `down` maps them back to `output`.
+struct ColumnRowWidths {
+  std::uint64_t input = 0;
+  std::uint64_t width = 0;
+  std::uint64_t output = 0;
+};
+
+/// A feed_forward_intermediate group of `widths.width` units: the
+/// column-parallel `up.weight` [width, input] and `up.bias` [width]
+/// partitioned on axis 0, the row-parallel `down.weight` [output, width]
+/// partitioned on axis 1 and `down.bias` [output] replicated (added after the
+/// reduction). The MLPs and mergers of vision towers.
+Result<ParameterGroupSpec> column_row_group(std::string name, const std::string& up,
+                                            const std::string& down, ColumnRowWidths widths,
+                                            Dtype dtype, GroupScope scope);
+
 /// True when the output head reuses the embedding: the config ties them and
-/// the index has no `lm_head.weight` of its own.
-bool uses_tied_head(bool tie_word_embeddings, const WeightIndex& index);
+/// the index has no output projection `head` of its own.
+bool uses_tied_head(bool tie_word_embeddings, const WeightIndex& index,
+                    const std::string& head = "lm_head.weight");
 
 /// Group `embed` (vocabulary): `target` [vocab, hidden] balanced on axis 0,
 /// scope embedding, or tied_embedding when `tied`.
@@ -73,9 +91,10 @@ Result<ParameterGroupSpec> embedding_group(std::string target, std::uint64_t voc
                                            std::uint64_t hidden, Dtype dtype, bool tied);
 
 /// Group `head` (vocabulary, scope output_head): the final norm tensors
-/// [hidden] replicated, then `lm_head.weight` [vocab, hidden] balanced on
-/// axis 0 unless `tied`.
-Result<ParameterGroupSpec> head_group(const std::vector<std::string>& norms, std::uint64_t vocab,
+/// [hidden] replicated, then the output projection `head` [vocab, hidden]
+/// balanced on axis 0 unless `tied`.
+Result<ParameterGroupSpec> head_group(const std::vector<std::string>& norms,
+                                      const std::string& head, std::uint64_t vocab,
                                       std::uint64_t hidden, Dtype dtype, bool tied);
 
 /// What a decoder's groups are built from: the embedding at one end, the
@@ -89,6 +108,7 @@ struct DecoderOutline {
   std::string embedding;                 // embedding_group's target
   std::string layer_prefix;              // layer L's tensors start with layer_prefix + "L."
   std::vector<std::string> final_norms;  // head_group's norms
+  std::string head = "lm_head.weight";   // head_group's output projection
 };
 
 /// The outline of a llama-style decoder (llama, phi3, gpt_oss):
@@ -101,8 +121,19 @@ DecoderOutline decoder_outline(const DecoderConfig& config, const WeightIndex& i
 using LayerDescriber =
     std::function<Result<std::vector<ParameterGroupSpec>>(const std::string&, GroupScope)>;
 
-/// A decoder's FamilyGroups: embedding_group, then each layer's groups in
-/// layer order, then head_group; the first error in that order is returned.
-Result<FamilyGroups> decoder_groups(const DecoderOutline& outline, const LayerDescriber& layer);
+/// What a model adds to its decoder's groups: groups that follow `embed` (a
+/// vision tower and its projector, scoped to the embedding's stage), and a
+/// `head` group of its own that replaces head_group's (a reward model's
+/// scalar head).
+struct DecoderExtras {
+  std::vector<ParameterGroupSpec> after_embed;
+  std::optional<ParameterGroupSpec> head;
+};
+
+/// A decoder's FamilyGroups: embedding_group, then `extras.after_embed`, then
+/// each layer's groups in layer order, then `extras.head` or else
+/// head_group; the first error in that order is returned.
+Result<FamilyGroups> decoder_groups(const DecoderOutline& outline, const LayerDescriber& layer,
+                                    DecoderExtras extras = {});
 
 }  // namespace eredu

@@ -311,7 +311,7 @@ Result<std::vector<ParameterGroupSpec>> layer_groups(const Layout& layout, const
 
 Result<FamilyGroups> describe_qwen_moe(const ConfigFields& fields, const WeightIndex& index,
                                        Variant variant) {
-  EREDU_TRY(nested, fields.section("text_config"));
+  EREDU_TRY(nested, fields.optional_section("text_config"));
   const ConfigFields& text = nested ? *nested : fields;
   EREDU_TRY(layout, read_layout(fields, text, index, variant));
   DecoderOutline outline = decoder_outline(layout.decoder, index);

@@ -441,6 +441,108 @@ class Models(unittest.TestCase):
                                          "be split over 256 expert ranks; expert sizes from 1 to "
                                          "180 work\n")
 
+    def test_check_gpt_neox_reward_model(self):
+        pythia = model("pythia-1.4b-oasst-rm-gptneox")
+        result = run("check", pythia, "--tp", "4", "--pp", "2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("\ncoverage: ok (293 tensors)\n", result.stdout)
+        self.assertIn("\nglobal bytes: 5246377988 (4.89 GiB)\n", result.stdout)
+        groups = run("describe", pythia).stdout
+        self.assertEqual(json.loads(groups)["model"], {"name": "pythia-1.4b-oasst-rm-gptneox",
+                                                       "layers": 24})
+        planned = run("plan", "--groups", "-", "--tp", "4", "--rank", "1", "--format", "json",
+                      stdin=groups)
+        self.assertEqual(planned.returncode, 0, planned.stderr)
+        tensors = {t["target"]: t for t in json.loads(planned.stdout)["tensors"]}
+        qkv = tensors["gpt_neox.layers.0.attention.query_key_value.weight"]
+        # Heads 4..7, each its query, key and value rows: rows [1536, 3072).
+        self.assertEqual(qkv["placement"], {"kind": "range", "axis": 0, "start": 1536, "end": 3072})
+        self.assertEqual((qkv["local_shape"], qkv["local_bytes"]), ([1536, 2048], 12582912))
+        self.assertEqual(tensors["out_proj.weight"]["placement"], {"kind": "replicated"})
+        refused = run("check", pythia, "--tp", "32")
+        self.assertEqual((refused.returncode, refused.stdout), (2, ""))
+        self.assertTrue(refused.stderr.startswith(
+            "error[EREDU_E_INVALID_TENSOR]: logical parameter \"gpt_neox.layers.0.attention\": 16 "
+            "partition units — declared by the group — cannot be split 32 ways; tensor sizes up "
+            "to 64 that work for this group: 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, "
+            "16\n"), refused.stderr)
+
+    def test_check_qwen1(self):
+        qwen = model("qwen1-72b")
+        result = run("check", qwen, "--tp", "8", "--pp", "2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("\ncoverage: ok (643 tensors)\n", result.stdout)
+        self.assertIn("\nglobal bytes: 144575840256 (134.65 GiB)\n", result.stdout)
+        groups = run("describe", qwen).stdout
+        self.assertEqual(json.loads(groups)["model"], {"name": "qwen1-72b", "layers": 80})
+        planned = run("plan", "--groups", "-", "--tp", "8", "--rank", "3", "--format", "json",
+                      stdin=groups)
+        self.assertEqual(planned.returncode, 0, planned.stderr)
+        tensors = {t["target"]: t for t in json.loads(planned.stdout)["tensors"]}
+        c_attn = tensors["transformer.h.0.attn.c_attn.weight"]
+        # Heads 24..31 of each of the q, k and v segments (8192 rows each).
+        self.assertEqual(c_attn["placement"], {"kind": "indices", "axis": 0, "count": 3072,
+                                               "runs": [[3072, 4096], [11264, 12288],
+                                                        [19456, 20480]]})
+        self.assertEqual((c_attn["local_shape"], c_attn["local_bytes"]), ([3072, 8192], 50331648))
+        self.assertEqual(tensors["transformer.wte.weight"]["global_shape"], [152064, 8192])
+
+    def test_check_qwen2_vl(self):
+        olmocr = model("olmocr-7b-qwen2-vl")
+        result = run("check", olmocr, "--tp", "4", "--pp", "2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("\ncoverage: ok (730 tensors)\n", result.stdout)
+        self.assertIn("\nglobal bytes: 16582751232 (15.44 GiB)\n", result.stdout)
+        groups = run("describe", olmocr).stdout
+        planned = run("plan", "--groups", "-", "--tp", "4", "--rank", "1", "--format", "json",
+                      stdin=groups)
+        self.assertEqual(planned.returncode, 0, planned.stderr)
+        tensors = {t["target"]: t for t in json.loads(planned.stdout)["tensors"]}
+        qkv = tensors["visual.blocks.0.attn.qkv.weight"]
+        # Vision heads 4..7 of each of the q, k and v segments (1280 rows each).
+        self.assertEqual(qkv["placement"], {"kind": "indices", "axis": 0, "count": 960,
+                                            "runs": [[320, 640], [1600, 1920], [2880, 3200]]})
+        self.assertEqual((qkv["local_shape"], qkv["local_bytes"]), ([960, 1280], 2457600))
+        # On the second pipeline stage the vision tower is omitted.
+        later = run("plan", "--groups", "-", "--tp", "4", "--pp", "2", "--rank", "4",
+                    "--format", "json", stdin=groups)
+        tensors = {t["target"]: t for t in json.loads(later.stdout)["tensors"]}
+        self.assertEqual(tensors["visual.blocks.0.attn.qkv.weight"]["placement"], {"kind": "omit"})
+        refused = run("check", olmocr, "--tp", "8")
+        self.assertEqual((refused.returncode, refused.stdout), (2, ""))
+        self.assertTrue(refused.stderr.startswith(
+            "error[EREDU_E_INVALID_TENSOR]: logical parameter \"model.layers.0.self_attn\": 4 KV "
+            "heads and 28 query heads cannot be split 8 ways"), refused.stderr)
+
+    def test_check_gemma3(self):
+        gemma = model("medgemma-27b-gemma3")
+        result = run("check", gemma, "--tp", "8", "--pp", "2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("\ncoverage: ok (1247 tensors)\n", result.stdout)
+        self.assertIn("\nglobal bytes: 54864813280 (51.10 GiB)\n", result.stdout)
+        groups = run("describe", gemma).stdout
+        described = json.loads(groups)
+        self.assertEqual(described["model"], {"name": "medgemma-27b-gemma3", "layers": 62})
+        self.assertEqual(described["groups"][0]["scope"], "tied_embedding")
+        planned = run("plan", "--groups", "-", "--tp", "8", "--rank", "5", "--format", "json",
+                      stdin=groups)
+        self.assertEqual(planned.returncode, 0, planned.stderr)
+        tensors = {t["target"]: t for t in json.loads(planned.stdout)["tensors"]}
+        vision_q = tensors["vision_tower.vision_model.encoder.layers.0.self_attn.q_proj.weight"]
+        # SigLIP heads 10 and 11 (72 rows each).
+        self.assertEqual(vision_q["placement"], {"kind": "range", "axis": 0, "start": 720,
+                                                 "end": 864})
+        self.assertEqual((vision_q["local_shape"], vision_q["local_bytes"]), ([144, 1152], 331776))
+        k_proj = tensors["language_model.model.layers.0.self_attn.k_proj.weight"]
+        self.assertEqual(k_proj["placement"], {"kind": "range", "axis": 0, "start": 1280,
+                                               "end": 1536})
+        refused = run("check", gemma, "--tp", "32")
+        self.assertEqual((refused.returncode, refused.stdout), (2, ""))
+        self.assertTrue(refused.stderr.startswith(
+            "error[EREDU_E_INVALID_TENSOR]: logical parameter "
+            "\"vision_tower.vision_model.encoder.layers.0.self_attn\": 16 partition units"),
+            refused.stderr)
+
     def test_help_and_version(self):
         self.assertEqual(run("--help").returncode, 0)
         version = run("--version")

@@ -25,6 +25,32 @@ inline std::shared_ptr<const ModelDescription> describe(const std::string& name)
   return model.value();
 }
 
+/// A temporary copy of a real model folder whose config.json and weight index
+/// (model.safetensors.index.json) can be edited before describing it.
+struct EditedFolder {
+  TempFolder folder;
+  nlohmann::json config;
+  nlohmann::json index;
+
+  explicit EditedFolder(const std::string& name) {
+    const std::string source = example_model(name);
+    config = read_json(source, "config.json");
+    index = read_json(source, "model.safetensors.index.json");
+  }
+  Result<std::shared_ptr<const ModelDescription>> describe(DescribeOptions options = {}) const {
+    folder.write("config.json", config.dump());
+    folder.write("model.safetensors.index.json", index.dump());
+    return describe_model_dir(folder.str(), options);
+  }
+  /// The error describing fails with; the test stops when it succeeds.
+  Error error() const {
+    auto model = describe();
+    REQUIRE_FALSE(model.has_value());
+    return model.error();
+  }
+  std::string file() const { return folder.str() + "/config.json"; }
+};
+
 /// The group of `model` whose logical name is `name`; the test stops when
 /// there is none.
 inline const ParameterGroupSpec& group_named(const ModelDescription& model,

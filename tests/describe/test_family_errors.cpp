@@ -9,6 +9,7 @@
 #include <fstream>
 
 #include "describe/describe.hpp"
+#include "described_models.hpp"
 #include "model_folders.hpp"
 #include "world/world.hpp"
 
@@ -17,35 +18,11 @@ namespace {
 
 using nlohmann::json;
 using Shape = std::vector<std::uint64_t>;
+using test::EditedFolder;
 
 bool contains(const std::string& text, const std::string& part) {
   return text.find(part) != std::string::npos;
 }
-
-// A temporary copy of a real model folder whose config.json (and optionally
-// index) can be edited before describing it.
-struct EditedFolder {
-  test::TempFolder folder;
-  json config;
-  json index;
-
-  explicit EditedFolder(const std::string& name) {
-    const std::string source = test::example_model(name);
-    config = test::read_json(source, "config.json");
-    index = test::read_json(source, "model.safetensors.index.json");
-  }
-  Result<std::shared_ptr<const ModelDescription>> describe(DescribeOptions options = {}) const {
-    folder.write("config.json", config.dump());
-    folder.write("model.safetensors.index.json", index.dump());
-    return describe_model_dir(folder.str(), options);
-  }
-  Error error() const {
-    auto model = describe();
-    REQUIRE_FALSE(model.has_value());
-    return model.error();
-  }
-  std::string file() const { return folder.str() + "/config.json"; }
-};
 
 // A weight index holding `tensors` (name, bytes).
 json index_of(const std::vector<std::pair<std::string, std::uint64_t>>& tensors) {
