@@ -130,10 +130,13 @@ Result<ParameterMemberSpec> member_argument(const eredu_member_desc* given, cons
     segments.push_back(IndexRange{desc->segments[2 * i], desc->segments[2 * i + 1]});
   }
   EREDU_TRY(per_kv_head, flag_argument(desc->per_kv_head, field("->per_kv_head")));
+  EREDU_TRY(stacks_experts, flag_argument(desc->has_expert_axis, field("->has_expert_axis")));
   std::vector<std::uint64_t> shape(desc->shape, desc->shape + desc->ndim);
-  return ParameterMemberSpec(std::string(target), std::move(shape),
-                             MemberSharding{kind, desc->axis, std::move(segments), per_kv_head},
-                             dtype);
+  return ParameterMemberSpec(
+      std::string(target), std::move(shape),
+      MemberSharding{kind, desc->axis, std::move(segments), per_kv_head,
+                     stacks_experts ? std::optional(desc->expert_axis) : std::nullopt},
+      dtype);
 }
 
 Result<GroupHeadArgument> group_head_argument(const char* name, eredu_role role,

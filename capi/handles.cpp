@@ -34,6 +34,8 @@ eredu_member_desc MemberViews::view(const std::vector<ParameterMemberSpec>& memb
   out.segments = segments.empty() ? nullptr : segments.data();
   out.segment_count = segments.size() / 2;
   out.per_kv_head = member.sharding().per_kv_head ? 1 : 0;
+  out.has_expert_axis = member.sharding().expert_axis.has_value() ? 1 : 0;
+  out.expert_axis = member.sharding().expert_axis.value_or(0);
   return out;
 }
 

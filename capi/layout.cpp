@@ -59,6 +59,12 @@ eredu_layout_tensor_info tensor_info(const eredu_layout& handle, std::size_t ind
   info.fell_back_to_replication = tensor.fell_back_to_replication ? 1 : 0;
   info.kv_head_copies = tensor.kv_head_copies;
   info.padding_rows = tensor.padding_rows;
+  if (tensor.expert_range) {
+    info.has_expert_range = 1;
+    info.expert_axis = *tensor.member->sharding().expert_axis;
+    info.expert_start = tensor.expert_range->start;
+    info.expert_end = tensor.expert_range->end;
+  }
   if (tensor.local_bytes) {
     info.has_local_bytes = 1;
     info.local_bytes = *tensor.local_bytes;

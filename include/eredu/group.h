@@ -127,11 +127,24 @@ struct eredu_member_desc {
    * replication"); else EREDU_E_INVALID_GROUP. Any value but 0 and 1 is
    * EREDU_E_INVALID_ARGUMENT. */
   uint8_t per_kv_head;
+  /** 1 when the member stacks its layer's routed experts on axis
+   * `expert_axis`: expert parallelism gives each expert rank its balanced
+   * range of that axis, on top of the tensor-parallel `sharding` of another
+   * axis (docs/planning.md, "Stacked experts"); 0 (the default) when not.
+   * Any value but 0 and 1 is EREDU_E_INVALID_ARGUMENT. The axis must not be
+   * the sharding's `axis` and the group may not be scoped to an expert
+   * (EREDU_E_INVALID_GROUP); its extent must equal the model's routed
+   * experts, and it must be an axis of the shape (EREDU_E_INVALID_TENSOR
+   * when a rank is planned). */
+  uint8_t has_expert_axis;
+  /** The expert axis (0-based), when has_expert_axis. */
+  uint64_t expert_axis;
 };
 
-/** No target, a scalar, no dtype, replicated, not per KV head. */
+/** No target, a scalar, no dtype, replicated, not per KV head, no expert
+ * axis. */
 #define EREDU_MEMBER_DESC_INIT \
-  { (uint32_t)sizeof(eredu_member_desc), NULL, NULL, 0, 0, 0, 0, 0, NULL, 0, 0 }
+  { (uint32_t)sizeof(eredu_member_desc), NULL, NULL, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0 }
 
 /**
  * The pipeline/expert ownership of a group (eredu.groups.v1 `scope`). A

@@ -157,12 +157,24 @@ struct eredu_layout_tensor_info {
    * the rows read, empty (start == end) on a rank holding only padding.
    * Else 0. */
   uint64_t padding_rows;
+  /** 1 when the member stacks routed experts (its eredu_member_desc has an
+   * expert axis) and this rank materializes it: the rank holds experts
+   * [expert_start, expert_end) of axis `expert_axis` (eredu.layout.v1
+   * `expert_range`; docs/planning.md, "Stacked experts"), on top of the
+   * tensor-parallel selection of the placement fields; a member the tensor
+   * ranks replicate has the RANGE placement of the same experts. */
+  uint8_t has_expert_range;
+  /** The member's expert axis, when has_expert_range. */
+  uint64_t expert_axis;
+  /** The first expert held (inclusive) and the end expert (exclusive). */
+  uint64_t expert_start;
+  uint64_t expert_end;
 };
 
 #define EREDU_LAYOUT_TENSOR_INFO_INIT                                                              \
   {                                                                                                \
     (uint32_t)sizeof(eredu_layout_tensor_info), 0, NULL, 0, NULL, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, \
-        0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0                                    \
+        0, 0, 0, 0, 0, 0, 0, 0, 0, NULL, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0                        \
   }
 
 EREDU_BEGIN_DECLS

@@ -46,6 +46,9 @@ std::string layout_table(const LocalModelLayout& layout) {
     if (tensor.fell_back_to_replication) note = "fell back to replication";
     if (tensor.kv_head_copies > 1) note = fmt::format("KV head on {} ranks", tensor.kv_head_copies);
     if (tensor.padding_rows > 0) note = fmt::format("{} padding rows", tensor.padding_rows);
+    if (tensor.expert_range) {
+      note = fmt::format("experts [{}, {})", tensor.expert_range->start, tensor.expert_range->end);
+    }
     table.add_row({tensor.target(), placement_text(tensor.placement),
                    fmt::format("[{}]", fmt::join(tensor.local_shape, ", ")),
                    bytes_text(tensor.local_bytes), std::move(note)});

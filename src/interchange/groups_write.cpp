@@ -53,6 +53,7 @@ void append_sharding(JsonWriter& writer, const MemberSharding& sharding) {
     writer.end_array();
   }
   if (sharding.per_kv_head) writer.key("per_kv_head").boolean(true);
+  if (sharding.expert_axis) writer.key("expert_axis").uint(*sharding.expert_axis);
   writer.end_object();
 }
 

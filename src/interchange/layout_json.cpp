@@ -70,6 +70,13 @@ void append_tensor(JsonWriter& writer, const LocalTensorLayout& tensor) {
   writer.key("fell_back_to_replication").boolean(tensor.fell_back_to_replication);
   if (tensor.kv_head_copies > 1) writer.key("kv_head_copies").uint(tensor.kv_head_copies);
   if (tensor.padding_rows > 0) writer.key("padding_rows").uint(tensor.padding_rows);
+  if (tensor.expert_range) {
+    writer.key("expert_range").begin_object();
+    writer.key("axis").uint(*tensor.member->sharding().expert_axis);
+    writer.key("start").uint(tensor.expert_range->start);
+    writer.key("end").uint(tensor.expert_range->end);
+    writer.end_object();
+  }
   writer.key("local_bytes").uint_or_null(tensor.local_bytes);
   writer.end_object();
 }

@@ -16,13 +16,14 @@ namespace eredu::json {
 namespace {
 
 // In the documented order.
-enum class ShardingField { Kind, Axis, Segments, PerKvHead };
+enum class ShardingField { Kind, Axis, Segments, PerKvHead, ExpertAxis };
 
-constexpr FieldTable<ShardingField, 4> kShardingFields({
+constexpr FieldTable<ShardingField, 5> kShardingFields({
     {ShardingField::Kind, "kind"},
     {ShardingField::Axis, "axis"},
     {ShardingField::Segments, "segments"},
     {ShardingField::PerKvHead, "per_kv_head"},
+    {ShardingField::ExpertAxis, "expert_axis"},
 });
 
 bool is_segment_kind(ShardingKind kind) {
@@ -78,6 +79,7 @@ Result<std::optional<MemberSharding>> read_sharding(od::value value, const Path&
   std::optional<std::uint64_t> axis;
   bool segments_seen = false;
   bool per_kv_head = false;
+  std::optional<std::uint64_t> expert_axis;
   segments.clear();
   EREDU_TRY(for_each_field(
       value, path, kShardingFields, error,
@@ -111,6 +113,11 @@ Result<std::optional<MemberSharding>> read_sharding(od::value value, const Path&
             per_kv_head = flag.value_or(false);
             return outcome::success();
           }
+          case ShardingField::ExpertAxis: {
+            EREDU_TRY(number, read_uint(field_value, at, error, rank, Null::Absent));
+            expert_axis = number;
+            return outcome::success();
+          }
         }
         return outcome::success();
       }));
@@ -133,7 +140,7 @@ Result<std::optional<MemberSharding>> read_sharding(od::value value, const Path&
     member_error.note(sharding_rank, error.take());
     return std::optional<MemberSharding>{};
   }
-  MemberSharding sharding{*kind, axis.value_or(0), {}, per_kv_head};
+  MemberSharding sharding{*kind, axis.value_or(0), {}, per_kv_head, expert_axis};
   if (is_segment_kind(*kind)) sharding.segments.assign(segments.begin(), segments.end());
   return std::optional<MemberSharding>{std::move(sharding)};
 }

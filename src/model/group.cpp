@@ -107,6 +107,21 @@ Result<ParameterGroupSpec> ParameterGroupSpec::build(std::string logical_name, P
                    "query_units",
                    debug_quoted(logical_name), debug_quoted(target));
     }
+    if (const auto experts = members[i].sharding().expert_axis) {
+      if (scope.expert) {
+        return failf(Status::InvalidGroup,
+                     "parallel parameter group {}: member {} stacks experts on axis {}, so the "
+                     "group cannot be scoped to expert {}",
+                     debug_quoted(logical_name), debug_quoted(target), *experts, *scope.expert);
+      }
+      if (members[i].sharding().kind != ShardingKind::Replicated &&
+          members[i].sharding().axis == *experts) {
+        return failf(Status::InvalidGroup,
+                     "parallel parameter group {}: member {} stacks experts on axis {}, its "
+                     "tensor-parallel axis",
+                     debug_quoted(logical_name), debug_quoted(target), *experts);
+      }
+    }
   }
   if (has_partitioned_member != partition_units.has_value()) {
     return failf(Status::InvalidGroup,
@@ -139,6 +154,12 @@ std::optional<std::uint64_t> ParameterGroupSpec::padded_vocabulary() const {
     }
   }
   return std::nullopt;
+}
+
+bool ParameterGroupSpec::stacks_experts() const {
+  return std::any_of(members_.begin(), members_.end(), [](const ParameterMemberSpec& member) {
+    return member.sharding().expert_axis.has_value();
+  });
 }
 
 Result<ParameterGroupSpec> ParameterGroupSpec::with_vocab_pad_multiple(

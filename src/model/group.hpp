@@ -59,30 +59,41 @@ std::optional<ShardingKind> sharding_kind_from_value(std::uint32_t value);
 /// units are KV heads held whole when KV heads are replicated (k and v
 /// projections, their biases and companions); the other partitioned members
 /// of such a group follow the query heads (docs/planning.md, "KV-head
-/// replication").
+/// replication"). `expert_axis`, when set, is the axis along which the
+/// member stacks its layer's routed experts: expert parallelism splits it
+/// in balanced expert ranges, on top of the tensor-parallel rule of `kind`
+/// on another axis (docs/planning.md, "Stacked experts").
 struct MemberSharding {
   ShardingKind kind = ShardingKind::Replicated;
   std::uint64_t axis = 0;
   std::vector<IndexRange> segments;
   bool per_kv_head = false;
+  std::optional<std::uint64_t> expert_axis;
 
   static MemberSharding replicated() { return {}; }
-  static MemberSharding equal(std::uint64_t axis) { return {ShardingKind::Equal, axis, {}, false}; }
+  static MemberSharding equal(std::uint64_t axis) {
+    return {ShardingKind::Equal, axis, {}, false, std::nullopt};
+  }
   static MemberSharding balanced(std::uint64_t axis) {
-    return {ShardingKind::Balanced, axis, {}, false};
+    return {ShardingKind::Balanced, axis, {}, false, std::nullopt};
   }
   static MemberSharding partitioned(std::uint64_t axis) {
-    return {ShardingKind::Partitioned, axis, {}, false};
+    return {ShardingKind::Partitioned, axis, {}, false, std::nullopt};
   }
   static MemberSharding partitioned_segments(std::uint64_t axis, std::vector<IndexRange> segments) {
-    return {ShardingKind::PartitionedSegments, axis, std::move(segments), false};
+    return {ShardingKind::PartitionedSegments, axis, std::move(segments), false, std::nullopt};
   }
   static MemberSharding segmented(std::uint64_t axis, std::vector<IndexRange> segments) {
-    return {ShardingKind::Segmented, axis, std::move(segments), false};
+    return {ShardingKind::Segmented, axis, std::move(segments), false, std::nullopt};
   }
   /// This sharding with per_kv_head set.
   MemberSharding kv_head() && {
     per_kv_head = true;
+    return std::move(*this);
+  }
+  /// This sharding with expert_axis `experts`.
+  MemberSharding stacked_experts(std::uint64_t experts) && {
+    expert_axis = experts;
     return std::move(*this);
   }
 
@@ -194,6 +205,8 @@ class ParameterGroupSpec {
   /// nullopt without vocab_pad_multiple.
   std::optional<std::uint64_t> padded_vocabulary() const;
   const std::vector<ParameterMemberSpec>& members() const { return members_; }
+  /// True when a member stacks routed experts (has an expert_axis).
+  bool stacks_experts() const;
   const GroupScope& scope() const { return scope_; }
   /// The matrices format expansion produced, in member order; empty for a
   /// group built from physical members.

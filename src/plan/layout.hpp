@@ -55,6 +55,10 @@ struct LocalTensorLayout {
   /// Rows of local_shape past the checkpoint's under vocabulary padding:
   /// allocated on this rank, not read; else 0.
   std::uint64_t padding_rows = 0;
+  /// The routed experts [start, end) this rank holds of a member that stacks
+  /// them on its sharding's expert_axis (docs/planning.md, "Stacked
+  /// experts"); nullopt for other members and for Omit.
+  std::optional<IndexRange> expert_range;
   /// Elements of local_shape × dtype size; 0 for Omit; nullopt without dtype.
   std::optional<std::uint64_t> local_bytes;
 

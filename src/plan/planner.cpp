@@ -164,6 +164,17 @@ class RankPlanner {
       }
     }
 
+    expert_ranges_.assign(members.size(), std::nullopt);
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      auto range = stacked_expert_range(members[i]);
+      if (!range) {
+        failed_tensor_ = members[i].target();
+        return failf(Status::InvalidTensor, "logical parameter {}: {}",
+                     debug_quoted(group.logical_name()), range.error().message);
+      }
+      expert_ranges_[i] = range.value();
+    }
+
     // Without the preflight's ranges (it failed) ownership is not decided;
     // the layout is not returned then.
     const bool owned = ranges_ == nullptr || owns_scope(group.scope(), rank_, *ranges_);
@@ -181,6 +192,16 @@ class RankPlanner {
       }
       entry.local_shape = resolved_[i].local_shape(members[i]);
       entry.placement = std::move(resolved_[i].placement);
+      if (const auto& experts = expert_ranges_[i]) {
+        // The expert range on top of the tensor-parallel selection; a member
+        // the tensor ranks replicate selects it as its range.
+        const std::uint64_t axis = *members[i].sharding().expert_axis;
+        entry.local_shape[axis] = experts->length();
+        if (entry.placement.kind == PlacementKind::Replicated) {
+          entry.placement = TensorPlacement::range(axis, experts->start, experts->end);
+        }
+        entry.expert_range = experts;
+      }
       entry.logical_range = logical_range;
       if (kv_copies != 0 && members[i].sharding().per_kv_head) entry.kv_head_copies = kv_copies;
       entry.padding_rows = resolved_[i].padding_rows;
@@ -205,6 +226,30 @@ class RankPlanner {
   }
 
  private:
+  // The experts this rank holds of a member stacking them (docs/planning.md,
+  // "Stacked experts"): its balanced expert range, or the whole axis
+  // without an expert count; nullopt for a member that stacks none, and
+  // without the preflight's ranges.
+  Result<std::optional<IndexRange>> stacked_expert_range(const ParameterMemberSpec& member) const {
+    const auto axis = member.sharding().expert_axis;
+    if (!axis) return std::optional<IndexRange>{};
+    const auto& shape = member.global_shape();
+    if (*axis >= shape.size()) {
+      return failf(Status::InvalidTensor, "tensor {} expert axis {} is outside shape [{}]",
+                   debug_quoted(member.target()), *axis, fmt::join(shape, ", "));
+    }
+    const auto experts = model_.info().experts;
+    if (!experts) return std::optional<IndexRange>{IndexRange{0, shape[*axis]}};
+    if (shape[*axis] != *experts) {
+      return failf(Status::InvalidTensor,
+                   "tensor {} expert axis {} extent {} does not match the model's {} routed "
+                   "experts",
+                   debug_quoted(member.target()), *axis, shape[*axis], *experts);
+    }
+    if (ranges_ == nullptr) return std::optional<IndexRange>{};
+    return ranges_->experts;
+  }
+
   // Fewer partition units than tensor ranks, named by what fixed the count;
   // with query units, KV heads that cannot be replicated at this size.
   std::optional<Error> unsplittable_units(const ParameterGroupSpec& group) const {
@@ -240,7 +285,8 @@ class RankPlanner {
     }
     const std::uint64_t experts_parts = rank_.expert_parallel_size();
     const auto experts = model_.info().experts;
-    if (group.scope().expert && experts && experts_parts > 1 && *experts % experts_parts != 0) {
+    if ((group.scope().expert || group.stacks_experts()) && experts && experts_parts > 1 &&
+        *experts % experts_parts != 0) {
       return Error{
           Status::InvalidTensor,
           fmt::format("{} routed experts do not split evenly over {} expert ranks under "
@@ -257,6 +303,7 @@ class RankPlanner {
   const CompanionVerdicts* verdicts_;
   LocalModelLayout& layout_;  // planners of one layout write disjoint tensors
   std::vector<ResolvedMember> resolved_;
+  std::vector<std::optional<IndexRange>> expert_ranges_;  // per member, stacked experts
   LayoutTotals totals_;
   std::vector<std::uint32_t> fell_back_groups_;
   std::vector<ErrorEntry> errors_;

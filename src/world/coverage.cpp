@@ -9,6 +9,7 @@
 #include "format/axis_cells.hpp"
 #include "plan/companion_rule.hpp"
 #include "plan/resolve.hpp"
+#include "topology/balanced_range.hpp"
 #include "world/ownership.hpp"
 #include "world/tiling.hpp"
 
@@ -91,6 +92,18 @@ void check_companions(const ModelDescription& model, const ParameterGroupSpec& g
   }
 }
 
+// The experts the ranks at `expert` coordinate must hold of a member
+// stacking them (docs/planning.md, "Stacked experts"), from the model and
+// topology: the balanced range of the model's routed experts, or the whole
+// axis without a count (the planner refuses expert ranks without one).
+Result<IndexRange> expected_experts(const ParameterMemberSpec& member, const ModelInfo& info,
+                                    const ParallelTopology& topology, std::uint64_t expert) {
+  const std::uint64_t axis = *member.sharding().expert_axis;
+  const auto& shape = member.global_shape();
+  if (!info.experts) return IndexRange{0, axis < shape.size() ? shape[axis] : 0};
+  return balanced_contiguous_range(*info.experts, topology.expert(), expert, false);
+}
+
 }  // namespace
 
 std::string_view coverage_kind_name(CoverageKind kind) {
@@ -125,6 +138,8 @@ Result<void> check_tensor_parallel_group(const ModelDescription& model,
   std::vector<HeldPlacement> held;
   std::vector<std::uint64_t> omitted_by_owner;
   std::vector<std::uint64_t> held_by_other;
+  std::vector<std::uint64_t> wrong_experts;
+  static const TensorPlacement kComplete = TensorPlacement::replicated();
   for (std::size_t k = 0; k < by_target.size(); ++k) {
     const ParameterMemberSpec& member = model.member(by_target[k]);
     const ParameterGroupSpec& group = model.groups()[model.members()[by_target[k]].group];
@@ -132,6 +147,12 @@ Result<void> check_tensor_parallel_group(const ModelDescription& model,
     held.clear();
     omitted_by_owner.clear();
     held_by_other.clear();
+    wrong_experts.clear();
+    std::optional<IndexRange> experts;
+    if (member.sharding().expert_axis) {
+      EREDU_TRY(range, expected_experts(member, model.info(), topology, coordinates.expert));
+      experts = range;
+    }
     for (const LocalModelLayout& layout : layouts) {
       const LocalTensorLayout& tensor = layout.tensors[k];
       if (tensor.member != &member) {
@@ -140,7 +161,16 @@ Result<void> check_tensor_parallel_group(const ModelDescription& model,
                      member.target());
       }
       const bool materialized = tensor.placement.kind != PlacementKind::Omit;
-      if (materialized) held.push_back({layout.rank, &tensor.placement});
+      if (materialized && experts) {
+        // Every holder holds the coordinate's experts; a member the tensor
+        // ranks replicate, whose placement selects them, is complete on the
+        // tensor-parallel axis.
+        if (tensor.expert_range != experts) wrong_experts.push_back(layout.rank);
+        const bool replicated = member.sharding().kind == ShardingKind::Replicated;
+        held.push_back({layout.rank, replicated ? &kComplete : &tensor.placement});
+      } else if (materialized) {
+        held.push_back({layout.rank, &tensor.placement});
+      }
       if (owned && !materialized) omitted_by_owner.push_back(layout.rank);
       if (!owned && materialized) held_by_other.push_back(layout.rank);
     }
@@ -156,6 +186,14 @@ Result<void> check_tensor_parallel_group(const ModelDescription& model,
           {member.target(), CoverageKind::Ownership,
            fmt::format("scope {}: materialized on a non-owning rank", scope_text(group.scope())),
            held_by_other});
+    }
+    if (!wrong_experts.empty()) {
+      std::sort(wrong_experts.begin(), wrong_experts.end());
+      out.push_back({member.target(), CoverageKind::Ownership,
+                     fmt::format("stacked experts on axis {}: not [{}, {}) as the expert "
+                                 "coordinate owns",
+                                 *member.sharding().expert_axis, experts->start, experts->end),
+                     wrong_experts});
     }
     if (!held.empty()) {
       const MemberEntry& entry = model.members()[by_target[k]];

@@ -90,6 +90,17 @@ type ParameterMemberSpec struct {
 	// ShardingKindPartitionedSegments members of a group with query units;
 	// any other group with it is ErrInvalidGroup.
 	PerKVHead bool
+	// ExpertAxis is the axis on which the member stacks its layer's routed
+	// experts, when HasExpertAxis (eredu_member_desc.expert_axis, Stacked
+	// experts, docs/planning.md): its extent there is the model's routed
+	// experts, and each expert rank holds its balanced range of them
+	// (LocalTensorLayout.ExpertRange) on top of the sharding's split of
+	// another axis. The sharding's own axis, or a group scoped to an
+	// expert, is ErrInvalidGroup; an axis outside the shape or an extent
+	// other than the model's experts is ErrInvalidTensor when a rank is
+	// planned.
+	ExpertAxis    uint64
+	HasExpertAxis bool
 }
 
 // NewParameterMemberSpec mirrors the seed's ParameterMemberSpec::new (no
@@ -102,6 +113,13 @@ func NewParameterMemberSpec(target string, globalShape []uint64, sharding Member
 // WithDType returns a copy of m with element type d.
 func (m ParameterMemberSpec) WithDType(d DType) ParameterMemberSpec {
 	m.DType, m.HasDType = d, true
+	return m
+}
+
+// WithExpertAxis returns a copy of m stacking routed experts on axis
+// (ExpertAxis).
+func (m ParameterMemberSpec) WithExpertAxis(axis uint64) ParameterMemberSpec {
+	m.ExpertAxis, m.HasExpertAxis = axis, true
 	return m
 }
 
@@ -419,9 +437,11 @@ func memberFromC(desc *C.eredu_member_desc) ParameterMemberSpec {
 		GlobalShape: borrowedUint64s(desc.shape, desc.ndim),
 		Sharding: MemberSharding{Kind: ShardingKind(desc.sharding), Axis: uint64(desc.axis),
 			Segments: segments},
-		DType:     DType(desc.dtype),
-		HasDType:  desc.has_dtype != 0,
-		PerKVHead: desc.per_kv_head != 0,
+		DType:         DType(desc.dtype),
+		HasDType:      desc.has_dtype != 0,
+		PerKVHead:     desc.per_kv_head != 0,
+		ExpertAxis:    uint64(desc.expert_axis),
+		HasExpertAxis: desc.has_expert_axis != 0,
 	}
 }
 
@@ -471,6 +491,8 @@ func (m *cMemory) member(spec ParameterMemberSpec) (*C.eredu_member_desc, error)
 	}
 	d.segment_count = C.size_t(len(spec.Sharding.Segments))
 	d.per_kv_head = cbool(spec.PerKVHead)
+	d.has_expert_axis = cbool(spec.HasExpertAxis)
+	d.expert_axis = C.uint64_t(spec.ExpertAxis)
 	return d, nil
 }
 

@@ -103,6 +103,15 @@ type LocalTensorLayout struct {
 	hasLocalBytes         bool
 	kvHeadCopies          uint64
 	paddingRows           uint64
+	expertRange           ExpertRange
+	hasExpertRange        bool
+}
+
+// ExpertRange is the routed experts [Start, End) a rank holds on axis Axis
+// of a member stacking them (eredu.layout.v1 `expert_range`, Stacked
+// experts, docs/planning.md).
+type ExpertRange struct {
+	Axis, Start, End uint64
 }
 
 // Target returns the checkpoint tensor name.
@@ -159,6 +168,14 @@ func (t LocalTensorLayout) KVHeadCopies() uint64 { return t.kvHeadCopies }
 // GroupDesc.VocabPadMultiple): allocated on this rank, not read; the range
 // is the rows read, empty on a rank holding only padding. Else 0.
 func (t LocalTensorLayout) PaddingRows() uint64 { return t.paddingRows }
+
+// ExpertRange returns the routed experts this rank holds of a member
+// stacking them (ParameterMemberSpec.ExpertAxis), on top of Placement; a
+// member the tensor ranks replicate has the range placement of the same
+// experts. ok is false for other members and when the rank omits it.
+func (t LocalTensorLayout) ExpertRange() (experts ExpertRange, ok bool) {
+	return t.expertRange, t.hasExpertRange
+}
 
 // LocalModelLayout is the immutable plan of one rank (seed
 // LocalModelLayout), owning an eredu_layout. Tensors are addressed by index
@@ -376,6 +393,9 @@ func tensorFromC(info *C.eredu_layout_tensor_info) LocalTensorLayout {
 		hasLocalBytes:         info.has_local_bytes != 0,
 		kvHeadCopies:          uint64(info.kv_head_copies),
 		paddingRows:           uint64(info.padding_rows),
+		expertRange: ExpertRange{Axis: uint64(info.expert_axis), Start: uint64(info.expert_start),
+			End: uint64(info.expert_end)},
+		hasExpertRange: info.has_expert_range != 0,
 		placement: TensorPlacement{
 			Kind:       PlacementKind(info.placement),
 			Axis:       uint64(info.axis),

@@ -48,8 +48,9 @@ from .group import (Dtype, GroupScope, MemberSharding, ParameterGroupSpec, Param
                     ParameterRole, ScopeKind, ShardingKind, aligned_partition_units,
                     partitioned_group_with_preferred_units)
 from .model import ModelDescription
-from .plan import (LayoutTotals, LocalModelLayout, LocalTensorLayout, ParallelCoordinates,
-                   ParallelTopology, PlacementKind, ShardingPolicy, TensorPlacement, plan_rank)
+from .plan import (ExpertRange, LayoutTotals, LocalModelLayout, LocalTensorLayout,
+                   ParallelCoordinates, ParallelTopology, PlacementKind, ShardingPolicy,
+                   TensorPlacement, plan_rank)
 from .world import DEFAULT_MAX_WORLD, check_json, fit_json, plan_world_json
 from .format import (BlockFp8ScaleEncoding, GgmlTypeInfo, LinearFormat, LinearFormatKind,
                      LinearFormatSpec, expand_linear_format_group, expand_linear_format_member,

@@ -273,6 +273,8 @@ eredu_member_desc._fields_ = [
     ("segments", P(ctypes.c_uint64)),
     ("segment_count", ctypes.c_size_t),
     ("per_kv_head", ctypes.c_uint8),
+    ("has_expert_axis", ctypes.c_uint8),
+    ("expert_axis", ctypes.c_uint64),
 ]
 
 eredu_group_scope._fields_ = [
@@ -379,6 +381,10 @@ eredu_layout_tensor_info._fields_ = [
     ("local_bytes", ctypes.c_uint64),
     ("kv_head_copies", ctypes.c_uint64),
     ("padding_rows", ctypes.c_uint64),
+    ("has_expert_range", ctypes.c_uint8),
+    ("expert_axis", ctypes.c_uint64),
+    ("expert_start", ctypes.c_uint64),
+    ("expert_end", ctypes.c_uint64),
 ]
 
 eredu_model_info._fields_ = [

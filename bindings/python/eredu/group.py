@@ -139,13 +139,24 @@ class ParameterMemberSpec:
     KV head, is held whole by T / H tensor ranks; the other partitioned
     members split their query heads. Only for PARTITIONED and
     PARTITIONED_SEGMENTS members of a group with query units; any other
-    group with it raises ParallelPlanError (EREDU_E_INVALID_GROUP)."""
+    group with it raises ParallelPlanError (EREDU_E_INVALID_GROUP).
+
+    `expert_axis` (eredu_member_desc.expert_axis) is the axis on which the
+    member stacks its layer's routed experts, or None (Stacked experts,
+    docs/planning.md): its extent there is the model's routed experts, and
+    each expert rank holds its balanced range of them (LocalTensorLayout
+    `expert_range`) on top of the sharding's split of another axis. The
+    sharding's own axis, or a group scoped to an expert, raises
+    ParallelPlanError (EREDU_E_INVALID_GROUP); an axis outside the shape or
+    an extent other than the model's experts raises it
+    (EREDU_E_INVALID_TENSOR) when a rank is planned."""
 
     target: str
     global_shape: tuple
     sharding: MemberSharding
     dtype: Dtype = None
     per_kv_head: bool = False
+    expert_axis: int = None
 
     def __post_init__(self):
         object.__setattr__(self, "global_shape", tuple(self.global_shape))
@@ -216,6 +227,9 @@ def member_struct(member):
     desc.axis = convert.u64(sharding.axis, f"{what} sharding axis")
     desc.segments, desc.segment_count = convert.ranges(sharding.segments, f"{what} segments")
     desc.per_kv_head = convert.flag(member.per_kv_head)
+    if member.expert_axis is not None:
+        desc.has_expert_axis = 1
+        desc.expert_axis = convert.u64(member.expert_axis, f"{what} expert axis")
     return desc
 
 
@@ -241,6 +255,7 @@ def member_from_struct(desc):
         MemberSharding(kind, desc.axis, segments),
         Dtype(desc.dtype) if desc.has_dtype else None,
         bool(desc.per_kv_head),
+        desc.expert_axis if desc.has_expert_axis else None,
     )
 
 

@@ -180,8 +180,25 @@ def _shape(pointer, ndim):
     return tuple(pointer[:ndim]) if ndim else ()
 
 
+def _expert_range(info):
+    if not info.has_expert_range:
+        return None
+    return ExpertRange(info.expert_axis, info.expert_start, info.expert_end)
+
+
 def _logical_range(info):
     return range(info.logical_start, info.logical_end) if info.has_logical_range else None
+
+
+@dataclasses.dataclass(frozen=True)
+class ExpertRange:
+    """The routed experts [start, end) a rank holds on axis `axis` of a
+    member stacking them (eredu.layout.v1 `expert_range`, Stacked experts,
+    docs/planning.md)."""
+
+    axis: int
+    start: int
+    end: int
 
 
 @dataclasses.dataclass(frozen=True)
@@ -200,7 +217,10 @@ class LocalTensorLayout:
     `local_shape` past the checkpoint's under vocabulary padding (see
     ParameterGroupSpec `vocab_pad_multiple`): allocated on this rank, not
     read; the range is the rows read, empty on a rank holding only padding.
-    Else 0."""
+    Else 0. `expert_range` is the ExpertRange this rank holds of a member
+    stacking routed experts (ParameterMemberSpec `expert_axis`), on top of
+    `placement` (a member the tensor ranks replicate has the range placement
+    of the same experts); None for other members and when omitted."""
 
     target: str
     logical_name: str
@@ -215,6 +235,7 @@ class LocalTensorLayout:
     local_bytes: int
     kv_head_copies: int
     padding_rows: int
+    expert_range: ExpertRange = None
 
 
 @dataclasses.dataclass(frozen=True)
@@ -358,6 +379,11 @@ class LocalModelLayout(Handle):
         (else 0)."""
         return self._tensor_info(self._index(key)).padding_rows
 
+    def expert_range(self, key):
+        """The ExpertRange this rank holds of a member stacking routed
+        experts, or None."""
+        return _expert_range(self._tensor_info(self._index(key)))
+
     def logical_range(self, key):
         """The logical units this rank owns as a range, or None."""
         return _logical_range(self._tensor_info(self._index(key)))
@@ -382,6 +408,7 @@ class LocalModelLayout(Handle):
             local_bytes=info.local_bytes if info.has_local_bytes else None,
             kv_head_copies=info.kv_head_copies,
             padding_rows=info.padding_rows,
+            expert_range=_expert_range(info),
         )
 
     def tensor(self, target):

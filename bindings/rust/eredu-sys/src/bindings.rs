@@ -387,6 +387,8 @@ pub struct eredu_member_desc {
     pub segments: *const u64,
     pub segment_count: usize,
     pub per_kv_head: u8,
+    pub has_expert_axis: u8,
+    pub expert_axis: u64,
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -983,6 +985,10 @@ pub struct eredu_layout_tensor_info {
     pub local_bytes: u64,
     pub kv_head_copies: u64,
     pub padding_rows: u64,
+    pub has_expert_range: u8,
+    pub expert_axis: u64,
+    pub expert_start: u64,
+    pub expert_end: u64,
 }
 extern "C" {
     pub fn eredu_layout_info_init(

@@ -33,6 +33,8 @@ fn new_group(
             segments: ptr::null(),
             segment_count: 0,
             per_kv_head,
+            has_expert_axis: 0,
+            expert_axis: 0,
         };
     let q = member(c"q", &q_shape, 0);
     let k = member(c"k", &k_shape, per_kv_head);

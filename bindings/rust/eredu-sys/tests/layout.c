@@ -55,6 +55,8 @@ int main(void) {
   FIELD(eredu_member_desc, segments);
   FIELD(eredu_member_desc, segment_count);
   FIELD(eredu_member_desc, per_kv_head);
+  FIELD(eredu_member_desc, has_expert_axis);
+  FIELD(eredu_member_desc, expert_axis);
   STRUCT(eredu_group_scope);
   FIELD(eredu_group_scope, struct_size);
   FIELD(eredu_group_scope, kind);
@@ -149,6 +151,10 @@ int main(void) {
   FIELD(eredu_layout_tensor_info, local_bytes);
   FIELD(eredu_layout_tensor_info, kv_head_copies);
   FIELD(eredu_layout_tensor_info, padding_rows);
+  FIELD(eredu_layout_tensor_info, has_expert_range);
+  FIELD(eredu_layout_tensor_info, expert_axis);
+  FIELD(eredu_layout_tensor_info, expert_start);
+  FIELD(eredu_layout_tensor_info, expert_end);
   STRUCT(eredu_model_info);
   FIELD(eredu_model_info, struct_size);
   FIELD(eredu_model_info, name);

@@ -49,13 +49,13 @@ fn rust_lines() -> Vec<String> {
         eredu_linear_format { struct_size, kind, affine_group_size, affine_bits, ggml_type, block_rows, block_columns, scale_encoding }
         eredu_linear_format_spec { struct_size, companion_dtype, format, scale, affine_bias, has_companion_dtype, raw }
         eredu_ggml_type_info { struct_size, code, name, block_values, block_bytes }
-        eredu_member_desc { struct_size, target, shape, ndim, has_dtype, dtype, sharding, axis, segments, segment_count, per_kv_head }
+        eredu_member_desc { struct_size, target, shape, ndim, has_dtype, dtype, sharding, axis, segments, segment_count, per_kv_head, has_expert_axis, expert_axis }
         eredu_group_scope { struct_size, kind, has_layer, layer, has_expert, expert }
         eredu_group_desc { struct_size, role, name, has_partition_units, partition_units, scope, has_query_units, query_units, has_vocab_pad_multiple, vocab_pad_multiple }
         eredu_group_info { struct_size, role, name, name_length, member_count, has_partition_units, partition_units, scope_kind, has_layer, has_expert, layer, expert, has_query_units, query_units, has_vocab_pad_multiple, vocab_pad_multiple }
         eredu_layerwise_model_metadata_info { struct_size, residency, effective_model_type, effective_model_type_length, layer_count, static_device_bytes, layer_parameter_bytes, maximum_device_layer_bytes, maximum_host_layer_bytes, device_layer_capacity, has_quantization }
         eredu_layout_info { struct_size, policy, rank, tensor_rank, pipeline_rank, expert_rank, data_rank, tensor_count, local_bytes, global_bytes, materialized_tensors, omitted_tensors, unknown_bytes_tensors }
-        eredu_layout_tensor_info { struct_size, role, target, target_length, logical_name, logical_name_length, global_shape, global_ndim, local_shape, local_ndim, placement, has_dtype, has_logical_units, has_logical_range, fell_back_to_replication, dtype, has_local_bytes, axis, owner_rank, shard_index, shard_parts, start, end, runs, run_count, index_count, logical_units, logical_start, logical_end, local_bytes, kv_head_copies, padding_rows }
+        eredu_layout_tensor_info { struct_size, role, target, target_length, logical_name, logical_name_length, global_shape, global_ndim, local_shape, local_ndim, placement, has_dtype, has_logical_units, has_logical_range, fell_back_to_replication, dtype, has_local_bytes, axis, owner_rank, shard_index, shard_parts, start, end, runs, run_count, index_count, logical_units, logical_start, logical_end, local_bytes, kv_head_copies, padding_rows, has_expert_range, expert_axis, expert_start, expert_end }
         eredu_model_info { struct_size, name, has_layers, layers, has_experts, experts }
         eredu_plan_options { struct_size, policy, threads, progress, progress_data, pipeline_layers, pipeline_layer_count }
         eredu_module_parameter { struct_size, id, shape, ndim, has_dtype, dtype }

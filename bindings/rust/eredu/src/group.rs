@@ -166,6 +166,7 @@ pub struct ParameterMemberSpec {
     sharding: MemberSharding,
     dtype: Option<Dtype>,
     per_kv_head: bool,
+    expert_axis: Option<u64>,
 }
 
 impl ParameterMemberSpec {
@@ -182,6 +183,7 @@ impl ParameterMemberSpec {
             sharding,
             dtype: None,
             per_kv_head: false,
+            expert_axis: None,
         }
     }
 
@@ -203,6 +205,22 @@ impl ParameterMemberSpec {
     /// [`ErrorCode::InvalidGroup`].
     pub fn with_per_kv_head(mut self) -> Self {
         self.per_kv_head = true;
+        self
+    }
+
+    /// The same member stacking its layer's routed experts on `axis`
+    /// (`eredu_member_desc.expert_axis`, docs/planning.md, "Stacked
+    /// experts"): its extent there is the model's routed experts, one index
+    /// per expert, and each expert rank holds its balanced range of them
+    /// (reported as
+    /// [`LocalTensorLayout::expert_range`](crate::LocalTensorLayout::expert_range))
+    /// on top of the sharding's tensor-parallel split of another axis.
+    /// An axis equal to the sharding's axis, or a group scoped to an
+    /// expert, is [`ErrorCode::InvalidGroup`]; an axis outside the shape or
+    /// an extent other than the model's experts is
+    /// [`ErrorCode::InvalidTensor`] when a rank is planned.
+    pub fn with_expert_axis(mut self, axis: u64) -> Self {
+        self.expert_axis = Some(axis);
         self
     }
 
@@ -231,6 +249,12 @@ impl ParameterMemberSpec {
     /// query heads (see [`ParameterMemberSpec::with_per_kv_head`]).
     pub const fn per_kv_head(&self) -> bool {
         self.per_kv_head
+    }
+
+    /// The axis on which the member stacks routed experts, if it does (see
+    /// [`ParameterMemberSpec::with_expert_axis`]).
+    pub const fn expert_axis(&self) -> Option<u64> {
+        self.expert_axis
     }
 
     /// Reads a descriptor the library filled (borrowed strings and arrays).
@@ -267,6 +291,7 @@ impl ParameterMemberSpec {
             sharding,
             dtype: (desc.has_dtype != 0).then(|| Dtype::from_raw(desc.dtype)),
             per_kv_head: desc.per_kv_head != 0,
+            expert_axis: option(desc.has_expert_axis, desc.expert_axis),
         })
     }
 }
@@ -312,6 +337,8 @@ impl<'a> MemberDescs<'a> {
                 },
                 segment_count: segments.len(),
                 per_kv_head: flag(member.per_kv_head),
+                has_expert_axis: flag(member.expert_axis.is_some()),
+                expert_axis: member.expert_axis.unwrap_or(0),
             });
             targets.push(target);
             all_segments.push(flat);

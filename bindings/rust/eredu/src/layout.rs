@@ -251,7 +251,21 @@ pub struct LocalTensorLayout<'a> {
     local_bytes: Option<u64>,
     kv_head_copies: u64,
     padding_rows: u64,
+    expert_range: Option<ExpertRange>,
     _layout: PhantomData<&'a LocalModelLayout>,
+}
+
+/// The routed experts a rank holds of a member that stacks them
+/// (`eredu.layout.v1` `expert_range`, docs/planning.md, "Stacked experts"):
+/// experts `start..end` of axis `axis`, on top of the tensor's placement.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ExpertRange {
+    /// The member's expert axis.
+    pub axis: u64,
+    /// The first expert held.
+    pub start: u64,
+    /// One past the last expert held.
+    pub end: u64,
 }
 
 impl<'a> LocalTensorLayout<'a> {
@@ -317,6 +331,11 @@ impl<'a> LocalTensorLayout<'a> {
             local_bytes: option(info.has_local_bytes, info.local_bytes),
             kv_head_copies: info.kv_head_copies,
             padding_rows: info.padding_rows,
+            expert_range: (info.has_expert_range != 0).then_some(ExpertRange {
+                axis: info.expert_axis,
+                start: info.expert_start,
+                end: info.expert_end,
+            }),
             _layout: PhantomData,
         }
     }
@@ -401,6 +420,15 @@ impl<'a> LocalTensorLayout<'a> {
     pub const fn padding_rows(&self) -> u64 {
         self.padding_rows
     }
+
+    /// The routed experts this rank holds of a member stacking them (see
+    /// [`ParameterMemberSpec::with_expert_axis`](crate::ParameterMemberSpec::with_expert_axis)),
+    /// on top of [`LocalTensorLayout::placement`]; a member the tensor ranks
+    /// replicate has the range placement of the same experts. `None` for
+    /// other members and when the rank omits it.
+    pub const fn expert_range(&self) -> Option<ExpertRange> {
+        self.expert_range
+    }
 }
 
 impl std::fmt::Debug for LocalTensorLayout<'_> {
@@ -419,6 +447,7 @@ impl std::fmt::Debug for LocalTensorLayout<'_> {
             .field("local_bytes", &self.local_bytes())
             .field("kv_head_copies", &self.kv_head_copies())
             .field("padding_rows", &self.padding_rows())
+            .field("expert_range", &self.expert_range())
             .finish()
     }
 }

@@ -130,7 +130,9 @@ pub use group::{
     Dtype, GroupScope, MemberSharding, ParameterGroupSpec, ParameterMemberSpec, ParameterRole,
 };
 pub use layerwise_metadata::{LayerwiseModelMetadata, LayerwiseModelMetadataInfo};
-pub use layout::{IndexRuns, LayoutTotals, LocalModelLayout, LocalTensorLayout, TensorPlacement};
+pub use layout::{
+    ExpertRange, IndexRuns, LayoutTotals, LocalModelLayout, LocalTensorLayout, TensorPlacement,
+};
 pub use model::{ModelDescription, ModelInfo};
 pub use offload::{
     CacheEvictionPolicy, MemoryTier, OffloadConfig, OffloadPlan, OffloadUnitSpec, ResidencyPolicy,
