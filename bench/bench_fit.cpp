@@ -19,21 +19,15 @@ std::string g_root = ".";
 void BM_Fit70B(benchmark::State& state) {
   using namespace eredu;
   const std::string dir = g_root + "/examples/models/reflection-llama-3.1-70b";
-  // As `eredu fit`: described once for expert size 1 and once above.
-  auto single = describe_model_dir(dir, DescribeOptions{1, {}});
-  auto several = describe_model_dir(dir, DescribeOptions{2, {}});
-  if (!single || !several) {
+  auto model = describe_model_dir(dir);
+  if (!model) {
     state.SkipWithError("cannot describe the model; run from the source root");
     return;
   }
-  const ModelForExpertSize model_for =
-      [&](std::uint64_t expert) -> Result<std::shared_ptr<const ModelDescription>> {
-    return expert == 1 ? single.value() : several.value();
-  };
   const AdmissionPolicy admission =
       AdmissionPolicy::from_residency_document(std::nullopt, std::uint64_t{80} << 30).value();
   for (auto _ : state) {
-    auto report = fit_topologies(model_for, ShardingPolicy::Require, admission, 64,
+    auto report = fit_topologies(model.value(), ShardingPolicy::Require, admission, 64,
                                  static_cast<unsigned>(state.range(0)));
     benchmark::DoNotOptimize(report);
     if (!report || report.value().smallest_fitting_world() != 4u) {

@@ -48,12 +48,7 @@ eredu_status eredu_fit_json(const eredu_model* model, const eredu_plan_options* 
             return callback(done, total, data) == 0;
           };
         }
-        const auto description = model->description;
-        const ModelForExpertSize model_for =
-            [&description](std::uint64_t) -> Result<std::shared_ptr<const ModelDescription>> {
-          return description;
-        };
-        EREDU_TRY(report, fit_topologies(model_for, plan.policy, admission, fit.max_world,
+        EREDU_TRY(report, fit_topologies(model->description, plan.policy, admission, fit.max_world,
                                          plan.threads, progress));
         return buffer_out(fit_to_json(report), out, length);
       },

@@ -4,23 +4,17 @@
 #include "admission/fit.hpp"
 
 #include <algorithm>
-#include <map>
 
 #include "admission/check.hpp"
 
 namespace eredu {
 namespace {
 
-FitTopology fit_one(const Result<std::shared_ptr<const ModelDescription>>& model,
+FitTopology fit_one(const std::shared_ptr<const ModelDescription>& model,
                     const ParallelTopology& topology, ShardingPolicy policy,
                     const AdmissionPolicy& admission, unsigned threads) {
   FitTopology row{topology, false, false, std::nullopt, std::nullopt};
-  if (!model) {
-    row.error = model.error();
-    return row;
-  }
-  auto report =
-      check_world(model.value(), topology, policy, admission, WorldOptions::on_threads(threads));
+  auto report = check_world(model, topology, policy, admission, WorldOptions::on_threads(threads));
   if (!report) {
     row.error = std::move(report).error();
     return row;
@@ -48,21 +42,15 @@ std::optional<std::uint64_t> FitReport::smallest_fitting_world() const {
   return std::nullopt;
 }
 
-Result<FitReport> fit_topologies(const ModelForExpertSize& model_for, ShardingPolicy policy,
-                                 const AdmissionPolicy& admission, std::uint64_t max_world,
-                                 unsigned threads, const FitProgress& progress) {
+Result<FitReport> fit_topologies(std::shared_ptr<const ModelDescription> model,
+                                 ShardingPolicy policy, const AdmissionPolicy& admission,
+                                 std::uint64_t max_world, unsigned threads,
+                                 const FitProgress& progress) {
   if (max_world == 0 || max_world > kMaxFitWorld) {
     return failf(Status::InvalidArgument, "the largest world must be from 1 to {}, got {}",
                  kMaxFitWorld, max_world);
   }
-  std::map<std::uint64_t, Result<std::shared_ptr<const ModelDescription>>> models;
-  auto described = [&](std::uint64_t expert) -> const auto& {
-    auto found = models.find(expert);
-    if (found == models.end()) found = models.emplace(expert, model_for(expert)).first;
-    return found->second;
-  };
-  EREDU_TRY(base, described(1));
-  FitReport report{base, policy, admission, max_world, {}};
+  FitReport report{std::move(model), policy, admission, max_world, {}};
   for (std::uint64_t world = 1; world <= max_world; ++world) {
     for (std::uint64_t tp = 1; tp <= world; ++tp) {
       if (world % tp != 0) continue;
@@ -76,7 +64,7 @@ Result<FitReport> fit_topologies(const ModelForExpertSize& model_for, ShardingPo
   const std::uint64_t total = report.topologies.size();
   for (std::uint64_t i = 0; i < total; ++i) {
     FitTopology& row = report.topologies[i];
-    row = fit_one(described(row.topology.expert()), row.topology, policy, admission, threads);
+    row = fit_one(report.model, row.topology, policy, admission, threads);
     if (progress && !progress(i + 1, total)) {
       return failf(Status::Cancelled,
                    "cancelled by the progress callback after {} of {} topologies", i + 1, total);

@@ -41,7 +41,7 @@ struct FitTopology {
 
 /// Every topology searched, ordered by world size, then T, P, E.
 struct FitReport {
-  std::shared_ptr<const ModelDescription> model;  // the expert-size-1 description
+  std::shared_ptr<const ModelDescription> model;  // the description searched
   ShardingPolicy policy = ShardingPolicy::Require;
   AdmissionPolicy admission;
   std::uint64_t max_world = kDefaultFitWorld;
@@ -51,11 +51,6 @@ struct FitReport {
   std::optional<std::uint64_t> smallest_fitting_world() const;
 };
 
-/// The description to plan at expert size E (a model folder's describer
-/// may refuse E > 1; that error becomes every such topology's).
-using ModelForExpertSize =
-    std::function<Result<std::shared_ptr<const ModelDescription>>(std::uint64_t expert)>;
-
 /// Called after each topology with (topologies done, topologies in all);
 /// false cancels.
 using FitProgress = std::function<bool(std::uint64_t done, std::uint64_t total)>;
@@ -63,10 +58,10 @@ using FitProgress = std::function<bool(std::uint64_t done, std::uint64_t total)>
 /// Plans and admits every topology T × P × E × 1 with T·P·E ≤ `max_world`
 /// (check_world on each, on `threads` threads). A topology's own errors
 /// are recorded, not returned. Errors: InvalidArgument (max_world 0 or above
-/// kMaxFitWorld); the expert-size-1 description's error; Cancelled when
-/// `progress` returned false; OutOfMemory.
-Result<FitReport> fit_topologies(const ModelForExpertSize& model_for, ShardingPolicy policy,
-                                 const AdmissionPolicy& admission, std::uint64_t max_world,
-                                 unsigned threads = 0, const FitProgress& progress = {});
+/// kMaxFitWorld); Cancelled when `progress` returned false; OutOfMemory.
+Result<FitReport> fit_topologies(std::shared_ptr<const ModelDescription> model,
+                                 ShardingPolicy policy, const AdmissionPolicy& admission,
+                                 std::uint64_t max_world, unsigned threads = 0,
+                                 const FitProgress& progress = {});
 
 }  // namespace eredu

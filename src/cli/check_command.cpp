@@ -34,8 +34,7 @@ std::string check_header(const WorldPlan& world) {
 Result<int> run_check(const CheckArgs& args) {
   EREDU_TRY(policy, policy_from(args.policy));
   EREDU_TRY(residency, admission_policy_from(args.residency));
-  EREDU_TRY(model, describe_model_dir(args.model_dir,
-                                      DescribeOptions{args.topology.expert, args.pad_vocab}));
+  EREDU_TRY(model, describe_model_dir(args.model_dir, DescribeOptions{args.pad_vocab}));
   EREDU_TRY(topology, topology_from(args.topology));
   // The progress line is erased before anything is written.
   EREDU_TRY(report, [&] {

@@ -9,7 +9,7 @@
 namespace eredu {
 
 Result<int> run_describe(const DescribeArgs& args) {
-  EREDU_TRY(model, describe_model_dir(args.model_dir, DescribeOptions{1, args.pad_vocab}));
+  EREDU_TRY(model, describe_model_dir(args.model_dir, DescribeOptions{args.pad_vocab}));
   EREDU_TRY(write_stdout(groups_to_json(*model)));
   return kExitOk;
 }

@@ -113,11 +113,6 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
   EREDU_TRY(index, read_weight_index(dir));
   EREDU_TRY(described, family->describe(config, index));
   const std::string name = folder_name(dir);
-  if (described.stacked_experts && options.expert_size > 1) {
-    return failf(Status::UnsupportedModel,
-                 "{} cannot be planned with expert size {}: {}; plan it with expert size 1", name,
-                 options.expert_size, *described.stacked_experts);
-  }
   std::vector<ParameterGroupSpec> groups = std::move(described.groups);
   if (mlx) {
     EREDU_TRY(expanded, expand_mlx_groups(std::move(groups), *mlx, index));

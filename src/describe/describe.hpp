@@ -18,9 +18,6 @@ namespace eredu {
 /// What the description will be planned with, for the refusals that depend
 /// on it.
 struct DescribeOptions {
-  /// The expert-parallel size (`--ep`); a model whose routed experts are
-  /// stacked in one tensor per layer (gpt_oss) refuses more than 1.
-  std::uint64_t expert_size = 1;
   /// `--pad-vocab M`: the vocabulary groups' padding multiple
   /// (pad_vocabulary); nullopt leaves the rows unpadded.
   std::optional<std::uint64_t> vocab_pad_multiple;
@@ -37,8 +34,7 @@ struct DescribeOptions {
 /// quantization (UnsupportedModel for one the family does not handle; Parse /
 /// InvalidFormat for a malformed MLX one), the weight index (Io, Parse), the
 /// family's config fields (Parse, UnsupportedModel for the dtype or layout),
-/// the expert size (UnsupportedModel for stacked experts and
-/// `expert_size` > 1), the expansion (InvalidTensor), the checkpoint
+/// the expansion (InvalidTensor), the checkpoint
 /// (CheckpointMismatch: index tensors not described exactly once, or
 /// described bytes != metadata.total_size), then the vocabulary padding
 /// (pad_vocabulary's errors). Thread-safe; reads the two files

@@ -55,7 +55,7 @@ DecoderOutline decoder_outline(const DecoderConfig& config, const WeightIndex& i
 
 Result<FamilyGroups> decoder_groups(const DecoderOutline& outline, const LayerDescriber& layer,
                                     DecoderExtras extras) {
-  FamilyGroups out{outline.layers, {}, std::nullopt, std::nullopt};
+  FamilyGroups out{outline.layers, {}, std::nullopt};
   EREDU_TRY(embed, embedding_group(outline.embedding, outline.vocab, outline.hidden, outline.dtype,
                                    outline.tied));
   out.groups.push_back(std::move(embed));

@@ -28,9 +28,6 @@ struct FamilyGroups {
   std::vector<ParameterGroupSpec> groups;  // document order
   /// The routed experts per layer (model.experts), for a mixture of experts.
   std::optional<std::uint64_t> experts;
-  /// Set when the routed experts are stacked in one tensor per layer, so an
-  /// expert rank cannot own a subset of them: why, for the refusal message.
-  std::optional<std::string> stacked_experts;
 };
 
 /// A family describer: reads its fields of config.json and lists the groups

@@ -156,9 +156,11 @@ Result<ParameterGroupSpec> router_group(const GptOssConfig& config, const std::s
                                     members.take(), scope);
 }
 
-// The stacked experts: every expert's gate_up rows (gate and up interleaved,
-// so a contiguous run of units keeps each pair) and down input columns are
-// split by the same intermediate units; the down bias is added once.
+// The stacked experts, axis 0 of every member: expert parallelism gives each
+// expert rank its range of them. Every expert's gate_up rows (gate and up
+// interleaved, so a contiguous run of units keeps each pair) and down input
+// columns are split by the same intermediate units; the down bias is added
+// once.
 Result<ParameterGroupSpec> experts_group(const GptOssConfig& config, const std::string& prefix,
                                          GroupScope scope) {
   const std::string experts = prefix + "mlp.experts.";
@@ -171,25 +173,26 @@ Result<ParameterGroupSpec> experts_group(const GptOssConfig& config, const std::
     const std::uint64_t intermediate_blocks = intermediate / kMxfp4Block;
     members.add(experts + "gate_up_proj_blocks",
                 {count, config.gate_up_rows, hidden_blocks, kMxfp4BlockBytes},
-                MemberSharding::partitioned(1), Dtype::U8);
+                MemberSharding::partitioned(1).stacked_experts(0), Dtype::U8);
     members.add(experts + "gate_up_proj_scales", {count, config.gate_up_rows, hidden_blocks},
-                MemberSharding::partitioned(1), Dtype::U8);
+                MemberSharding::partitioned(1).stacked_experts(0), Dtype::U8);
     members.add(experts + "gate_up_proj_bias", {count, config.gate_up_rows},
-                MemberSharding::partitioned(1));
+                MemberSharding::partitioned(1).stacked_experts(0));
     members.add(experts + "down_proj_blocks",
                 {count, hidden, intermediate_blocks, kMxfp4BlockBytes},
-                MemberSharding::partitioned(2), Dtype::U8);
+                MemberSharding::partitioned(2).stacked_experts(0), Dtype::U8);
     members.add(experts + "down_proj_scales", {count, hidden, intermediate_blocks},
-                MemberSharding::partitioned(2), Dtype::U8);
+                MemberSharding::partitioned(2).stacked_experts(0), Dtype::U8);
   } else {
     members.add(experts + "gate_up_proj", {count, hidden, config.gate_up_rows},
-                MemberSharding::partitioned(2));
+                MemberSharding::partitioned(2).stacked_experts(0));
     members.add(experts + "gate_up_proj_bias", {count, config.gate_up_rows},
-                MemberSharding::partitioned(1));
+                MemberSharding::partitioned(1).stacked_experts(0));
     members.add(experts + "down_proj", {count, intermediate, hidden},
-                MemberSharding::partitioned(1));
+                MemberSharding::partitioned(1).stacked_experts(0));
   }
-  members.add(experts + "down_proj_bias", {count, hidden}, MemberSharding::replicated());
+  members.add(experts + "down_proj_bias", {count, hidden},
+              MemberSharding::replicated().stacked_experts(0));
   return partitioned_group_with_preferred_units(prefix + "mlp.experts",
                                                 ParameterRole::ExpertIntermediate, intermediate,
                                                 members.take(), scope);
@@ -212,10 +215,7 @@ Result<FamilyGroups> describe_gpt_oss(const ConfigFields& fields, const WeightIn
                                   return std::vector{std::move(attention), std::move(norms),
                                                      std::move(router), std::move(experts)};
                                 }));
-  out.stacked_experts = fmt::format(
-      "its {} routed experts are stacked in one tensor per layer and projection "
-      "(model.layers.L.mlp.experts.*), so an expert rank cannot hold a subset of them",
-      config.experts);
+  out.experts = config.experts;
   return out;
 }
 

@@ -18,7 +18,7 @@ namespace eredu {
 /// (replicated), `model.layers.L.mlp.experts` (expert_intermediate: the stacked
 /// expert tensors partitioned on their intermediate axis, units
 /// intermediate_size reduced by gcd, 90 for MXFP4 blocks of 32 values); `head`.
-/// The experts are stacked, so FamilyGroups::stacked_experts is set.
+/// Every expert member has expert_axis 0 and FamilyGroups::experts is E.
 /// `quantization_config` must be absent (BF16 `gate_up_proj` / `down_proj`)
 /// or quant_method "mxfp4" (`*_blocks` U8 [E, rows, cols/32, 16], `*_scales`
 /// U8 [E, rows, cols/32]). Errors: read_decoder_config's; UnsupportedModel

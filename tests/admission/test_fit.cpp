@@ -21,18 +21,12 @@ AdmissionPolicy budget(std::uint64_t bytes) {
   return AdmissionPolicy::from_residency_document(std::nullopt, bytes).value();
 }
 
-ModelForExpertSize always(std::shared_ptr<const ModelDescription> model) {
-  return
-      [model](std::uint64_t) -> Result<std::shared_ptr<const ModelDescription>> { return model; };
-}
-
 }  // namespace
 
 TEST_CASE("every T x P x E up to the world, each as check reports it") {
   const auto model = test::tiny_model();
   const AdmissionPolicy admission = budget(300);
-  const FitReport report =
-      fit_topologies(always(model), ShardingPolicy::Require, admission, 6).value();
+  const FitReport report = fit_topologies(model, ShardingPolicy::Require, admission, 6).value();
   // Ordered by world, then T, then P; E = world / (T·P).
   std::vector<std::tuple<std::uint64_t, std::uint64_t, std::uint64_t>> order;
   for (const FitTopology& row : report.topologies) {
@@ -81,7 +75,7 @@ TEST_CASE("every T x P x E up to the world, each as check reports it") {
 
 TEST_CASE("nothing fits: no smallest world, and the JSON leaves it out") {
   const FitReport report =
-      fit_topologies(always(test::tiny_model()), ShardingPolicy::Require, budget(10), 2).value();
+      fit_topologies(test::tiny_model(), ShardingPolicy::Require, budget(10), 2).value();
   CHECK_FALSE(report.smallest_fitting_world().has_value());
   const std::string json = fit_to_json(report);
   CHECK(json.find("smallest_fitting_world") == std::string::npos);
@@ -91,32 +85,9 @@ TEST_CASE("nothing fits: no smallest world, and the JSON leaves it out") {
   CHECK(json.ends_with("]}\n"));
 }
 
-TEST_CASE("a description refused at an expert size is that size's error") {
-  const auto model = test::tiny_model();
-  const ModelForExpertSize refusing =
-      [&](std::uint64_t expert) -> Result<std::shared_ptr<const ModelDescription>> {
-    if (expert > 1) return failf(Status::UnsupportedModel, "no expert size {}", expert);
-    return model;
-  };
-  const FitReport report =
-      fit_topologies(refusing, ShardingPolicy::Require, budget(1000), 2).value();
-  REQUIRE(report.topologies.size() == 4);  // (1,1,1), (1,1,2), (1,2,1), (2,1,1)
-  CHECK(report.topologies[0].plans);
-  CHECK(report.topologies[1].topology.expert() == 2);
-  CHECK(report.topologies[1].error->message == "no expert size 2");
-  CHECK(report.topologies[2].plans);
-  CHECK(report.topologies[3].plans);
-  CHECK(report.smallest_fitting_world() == std::optional<std::uint64_t>{1});
-  const std::string json = fit_to_json(report);
-  CHECK(json.find(R"({"tp":1,"pp":1,"ep":2,"world":2,"plans":false,"fits":false,)"
-                  R"("error":"EREDU_E_UNSUPPORTED_MODEL","message":"no expert size 2"})") !=
-        std::string::npos);
-}
-
 TEST_CASE("the largest world is from 1 to 1024") {
   for (std::uint64_t world : {std::uint64_t{0}, kMaxFitWorld + 1}) {
-    auto report =
-        fit_topologies(always(test::tiny_model()), ShardingPolicy::Require, budget(1000), world);
+    auto report = fit_topologies(test::tiny_model(), ShardingPolicy::Require, budget(1000), world);
     REQUIRE_FALSE(report);
     CHECK(report.error().code == Status::InvalidArgument);
   }

@@ -93,10 +93,6 @@ class Failures(unittest.TestCase):
         result = run("check", model("llama-3.1-8b-bnb-int8"), "--format", "json")
         self.assert_error(result, 2, "EREDU_E_UNSUPPORTED_MODEL", 10, json_output=True)
         self.assertIn("bitsandbytes int8", result.stderr)
-        # Stacked experts cannot be split by expert rank.
-        result = run("check", model("gpt-oss-20b"), "--ep", "2")
-        self.assert_error(result, 2, "EREDU_E_UNSUPPORTED_MODEL")
-        self.assertIn("gpt-oss-20b cannot be planned with expert size 2", result.stderr)
 
     def test_missing_model_folder_is_exit_1(self):
         self.assert_error(run("check", "/nonexistent/model"), 1, "EREDU_E_IO")
@@ -400,6 +396,44 @@ class Models(unittest.TestCase):
         self.assertEqual(refused.stderr, "error[EREDU_E_EMPTY_PARTITION]: 8 routed experts cannot "
                                          "be split over 16 expert ranks; expert sizes from 1 to 8 "
                                          "work\n")
+
+    def test_check_gpt_oss_stacked_experts_with_expert_parallelism(self):
+        gpt_oss = model("gpt-oss-20b")
+        result = run("check", gpt_oss, "--ep", "4")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertIn("\ncoverage: ok (459 tensors)\n", result.stdout)
+        self.assertIn("\nglobal bytes: 13761264768 (12.82 GiB)\n", result.stdout)
+        groups = run("describe", gpt_oss).stdout
+        self.assertEqual(json.loads(groups)["model"], {"name": "gpt-oss-20b", "layers": 24,
+                                                       "experts": 32})
+        # Expert rank e holds experts [8e, 8e + 8) of every stacked tensor: a
+        # range of axis 0 for the replicated down bias, an expert range on top
+        # of the tensor-parallel split for the others.
+        for tp, rank in ((1, 2), (2, 5)):
+            planned = run("plan", "--groups", "-", "--tp", str(tp), "--ep", "4", "--rank",
+                          str(rank), "--format", "json", stdin=groups)
+            self.assertEqual(planned.returncode, 0, planned.stderr)
+            layout = json.loads(planned.stdout)
+            expert = layout["coordinates"]["expert"]
+            tensor = layout["coordinates"]["tensor"]
+            stacked = [t for t in layout["tensors"] if ".mlp.experts." in t["target"]]
+            self.assertEqual(len(stacked), 24 * 6)
+            for t in stacked:
+                self.assertEqual(t["expert_range"], {"axis": 0, "start": 8 * expert,
+                                                     "end": 8 * expert + 8}, t["target"])
+                self.assertEqual(t["local_shape"][0], 8)
+            by_name = {t["target"]: t for t in stacked}
+            bias = by_name["model.layers.11.mlp.experts.down_proj_bias"]
+            self.assertEqual(bias["placement"], {"kind": "range", "axis": 0,
+                                                 "start": 8 * expert, "end": 8 * expert + 8})
+            self.assertEqual(bias["local_bytes"], 8 * 2880 * 2)
+            blocks = by_name["model.layers.11.mlp.experts.gate_up_proj_blocks"]
+            rows = 5760 // tp
+            self.assertEqual(blocks["local_shape"], [8, rows, 90, 16])
+            self.assertEqual(blocks["local_bytes"], 8 * rows * 90 * 16)
+            self.assertEqual(blocks["placement"], {"kind": "range", "axis": 1,
+                                                   "start": rows * tensor,
+                                                   "end": rows * tensor + rows})
 
     def test_check_qwen3_5_moe_with_expert_parallelism(self):
         qwen = model("qwen3.5-25b-reap-a3b-moe")

@@ -317,11 +317,12 @@ TEST_CASE("gpt_oss without quantization: dense stacked experts") {
   CHECK(experts.partition_units() == 64u);
   REQUIRE(experts.members().size() == 4);
   CHECK(experts.members()[0].global_shape() == Shape{4, 64, 128});
-  CHECK(experts.members()[0].sharding() == MemberSharding::partitioned(2));
-  CHECK(experts.members()[1].sharding() == MemberSharding::partitioned(1));
+  CHECK(experts.members()[0].sharding() == MemberSharding::partitioned(2).stacked_experts(0));
+  CHECK(experts.members()[1].sharding() == MemberSharding::partitioned(1).stacked_experts(0));
   CHECK(experts.members()[2].global_shape() == Shape{4, 64, 64});
-  CHECK(experts.members()[2].sharding() == MemberSharding::partitioned(1));
-  CHECK(experts.members()[3].sharding() == MemberSharding::replicated());
+  CHECK(experts.members()[2].sharding() == MemberSharding::partitioned(1).stacked_experts(0));
+  CHECK(experts.members()[3].sharding() == MemberSharding::replicated().stacked_experts(0));
+  CHECK(described.value()->info().experts == std::optional<std::uint64_t>{4});
 }
 
 }  // namespace

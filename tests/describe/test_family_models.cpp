@@ -35,13 +35,14 @@ struct Expected {
   std::uint64_t bytes;
   std::uint64_t layers;
   std::size_t groups;
+  std::optional<std::uint64_t> experts;  // routed experts per layer
 };
 
 const Expected kModels[] = {
-    {"phi-3-mini-3b-slerp", 195, 7642159104u, 32, 1 + 3 * 32 + 1},
-    {"falcon-180b-chat", 644, 359045130240u, 80, 1 + 3 * 80 + 1},
-    {"gpt-oss-20b", 459, 13761264768u, 24, 1 + 4 * 24 + 1},
-    {"qwen3-14b-mlx-4bit", 1007, 8307783680u, 40, 1 + 3 * 40 + 1},
+    {"phi-3-mini-3b-slerp", 195, 7642159104u, 32, 1 + 3 * 32 + 1, std::nullopt},
+    {"falcon-180b-chat", 644, 359045130240u, 80, 1 + 3 * 80 + 1, std::nullopt},
+    {"gpt-oss-20b", 459, 13761264768u, 24, 1 + 4 * 24 + 1, 32},
+    {"qwen3-14b-mlx-4bit", 1007, 8307783680u, 40, 1 + 3 * 40 + 1, std::nullopt},
 };
 
 TEST_CASE("families: every index tensor described once, bytes equal total_size") {
@@ -55,7 +56,7 @@ TEST_CASE("families: every index tensor described once, bytes equal total_size")
     CHECK(model->global_bytes() == expected.bytes);
     CHECK(model->global_bytes() == index["metadata"]["total_size"].get<std::uint64_t>());
     CHECK(model->unknown_bytes_tensors() == 0);
-    CHECK(model->info() == ModelInfo{expected.name, expected.layers, std::nullopt});
+    CHECK(model->info() == ModelInfo{expected.name, expected.layers, expected.experts});
     CHECK(model->groups().size() == expected.groups);
     CHECK(model->groups().front().logical_name() == "embed");
     CHECK(model->groups().front().scope() == GroupScope::embedding());
@@ -138,7 +139,7 @@ TEST_CASE("falcon-180b-chat: query_key_value split by whole KV groups") {
 
 TEST_CASE("gpt-oss-20b: stacked MXFP4 experts as plain physical tensors, sinks, router") {
   auto model = describe("gpt-oss-20b");
-  CHECK_FALSE(model->info().experts.has_value());
+  CHECK(model->info().experts == std::optional<std::uint64_t>{32});
   CHECK(model->groups()[1].logical_name() == "model.layers.0.self_attn");
   CHECK(model->groups()[2].logical_name() == "model.layers.0.norms");
   CHECK(model->groups()[3].logical_name() == "model.layers.0.mlp.router");
@@ -176,12 +177,18 @@ TEST_CASE("gpt-oss-20b: stacked MXFP4 experts as plain physical tensors, sinks, 
         std::vector<std::string>{e + "gate_up_proj_blocks", e + "gate_up_proj_scales",
                                  e + "gate_up_proj_bias", e + "down_proj_blocks",
                                  e + "down_proj_scales", e + "down_proj_bias"});
-  check_member(experts.members()[0], {32, 5760, 90, 16}, MemberSharding::partitioned(1), Dtype::U8);
-  check_member(experts.members()[1], {32, 5760, 90}, MemberSharding::partitioned(1), Dtype::U8);
-  check_member(experts.members()[2], {32, 5760}, MemberSharding::partitioned(1), Dtype::BF16);
-  check_member(experts.members()[3], {32, 2880, 90, 16}, MemberSharding::partitioned(2), Dtype::U8);
-  check_member(experts.members()[4], {32, 2880, 90}, MemberSharding::partitioned(2), Dtype::U8);
-  check_member(experts.members()[5], {32, 2880}, MemberSharding::replicated(), Dtype::BF16);
+  check_member(experts.members()[0], {32, 5760, 90, 16},
+               MemberSharding::partitioned(1).stacked_experts(0), Dtype::U8);
+  check_member(experts.members()[1], {32, 5760, 90},
+               MemberSharding::partitioned(1).stacked_experts(0), Dtype::U8);
+  check_member(experts.members()[2], {32, 5760}, MemberSharding::partitioned(1).stacked_experts(0),
+               Dtype::BF16);
+  check_member(experts.members()[3], {32, 2880, 90, 16},
+               MemberSharding::partitioned(2).stacked_experts(0), Dtype::U8);
+  check_member(experts.members()[4], {32, 2880, 90},
+               MemberSharding::partitioned(2).stacked_experts(0), Dtype::U8);
+  check_member(experts.members()[5], {32, 2880}, MemberSharding::replicated().stacked_experts(0),
+               Dtype::BF16);
 
   check_member(model->groups().front().members()[0], {201088, 2880}, MemberSharding::balanced(0),
                Dtype::BF16);

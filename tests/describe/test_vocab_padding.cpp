@@ -16,7 +16,7 @@ namespace eredu {
 namespace {
 
 std::shared_ptr<const ModelDescription> padded(const std::string& name, std::uint64_t multiple) {
-  auto model = describe_model_dir(test::example_model(name), DescribeOptions{1, multiple});
+  auto model = describe_model_dir(test::example_model(name), DescribeOptions{multiple});
   REQUIRE_MESSAGE(model.has_value(), model.error().message);
   return model.value();
 }
@@ -99,7 +99,7 @@ TEST_CASE("a tied embedding is padded once, on the first and the last stage") {
 }
 
 TEST_CASE("--pad-vocab 0 is refused") {
-  auto zero = describe_model_dir(test::example_model("qwen3-1.7b"), DescribeOptions{1, 0});
+  auto zero = describe_model_dir(test::example_model("qwen3-1.7b"), DescribeOptions{0});
   REQUIRE_FALSE(zero);
   CHECK(zero.error().code == Status::InvalidArgument);
   CHECK(zero.error().message == "the vocabulary padding multiple must be at least 1");
