@@ -15,6 +15,7 @@
 #include "describe/gemma3_family.hpp"
 #include "describe/gpt_neox_family.hpp"
 #include "describe/gpt_oss_family.hpp"
+#include "describe/granitemoe_family.hpp"
 #include "describe/json_file.hpp"
 #include "describe/llama_family.hpp"
 #include "describe/mixtral_family.hpp"
@@ -42,7 +43,7 @@ struct Family {
   Quantization quantization;
 };
 
-constexpr std::array<Family, 17> kFamilies = {{
+constexpr std::array<Family, 18> kFamilies = {{
     {"llama", describe_llama, Quantization::Mlx},
     {"mistral", describe_llama, Quantization::Mlx},
     {"qwen2", describe_llama, Quantization::Mlx},
@@ -60,11 +61,13 @@ constexpr std::array<Family, 17> kFamilies = {{
     {"qwen", describe_qwen, Quantization::None},
     {"qwen2_vl", describe_qwen2_vl, Quantization::None},
     {"gemma3", describe_gemma3, Quantization::None},
+    {"granitemoe", describe_granitemoe, Quantization::None},
 }};
 
 constexpr std::string_view kSupported =
     "llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss, mixtral, qwen2_moe, qwen3_moe, "
-    "qwen3_5_moe, qwen3_5_moe_text, gpt_neox, gpt_neox_reward_model, qwen, qwen2_vl, gemma3";
+    "qwen3_5_moe, qwen3_5_moe_text, gpt_neox, gpt_neox_reward_model, qwen, qwen2_vl, gemma3, "
+    "granitemoe";
 
 Result<const Family*> find_family(const ConfigFields& config) {
   const nlohmann::json* type = config.field("model_type");

@@ -435,6 +435,31 @@ class Models(unittest.TestCase):
                                                    "start": rows * tensor,
                                                    "end": rows * tensor + rows})
 
+    def test_check_granitemoe_stacked_experts(self):
+        granite = model("granite-3.1-1b-a400m-granitemoe")
+        for tp, pp, ep in ((8, 1, 1), (2, 2, 1), (2, 1, 8)):
+            with self.subTest(tp=tp, pp=pp, ep=ep):
+                result = run("check", granite, "--tp", str(tp), "--pp", str(pp), "--ep", str(ep))
+                self.assertEqual(result.returncode, 0, result.stderr)
+                self.assertIn("\ncoverage: ok (218 tensors)\n", result.stdout)
+                self.assertIn("\nglobal bytes: 5338513408 (4.97 GiB)\n", result.stdout)
+        groups = run("describe", granite).stdout
+        self.assertEqual(json.loads(groups)["model"], {"name": "granite-3.1-1b-a400m-granitemoe",
+                                                       "layers": 24, "experts": 32})
+        # Rank 5 at TP 2 x EP 4: tensor rank 1, expert rank 1 (experts [8, 16)).
+        planned = run("plan", "--groups", "-", "--tp", "2", "--ep", "4", "--rank", "5",
+                      stdin=groups)
+        self.assertEqual(planned.returncode, 0, planned.stderr)
+        line = next(line for line in planned.stdout.splitlines()
+                    if line.startswith("model.layers.3.block_sparse_moe.output_linear.weight "))
+        self.assertEqual(line.split()[1:], ["range", "axis", "2", "[256,", "512)", "[8,", "1024,",
+                                            "256]", "8.00", "MiB", "experts", "[8,", "16)"])
+        refused = run("check", granite, "--ep", "64")
+        self.assertEqual(refused.returncode, 2)
+        self.assertEqual(refused.stderr, "error[EREDU_E_EMPTY_PARTITION]: 32 routed experts cannot "
+                                         "be split over 64 expert ranks; expert sizes from 1 to "
+                                         "32 work\n")
+
     def test_check_qwen3_5_moe_with_expert_parallelism(self):
         qwen = model("qwen3.5-25b-reap-a3b-moe")
         for tp, pp, ep in ((8, 1, 1), (2, 2, 1), (2, 1, 8)):

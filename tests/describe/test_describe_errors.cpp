@@ -47,11 +47,12 @@ TEST_CASE("another family, another quantization, no dtype: UnsupportedModel") {
     TinyFolder tiny(config, test::tiny_llama_index());
     Error error = describe_error(tiny.folder.str());
     CHECK(error.code == Status::UnsupportedModel);
-    CHECK(error.message == tiny.folder.str() +
-                               "/config.json: model_type \"t5\" is not supported; "
-                               "supported: llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss, "
-                               "mixtral, qwen2_moe, qwen3_moe, qwen3_5_moe, qwen3_5_moe_text, "
-                               "gpt_neox, gpt_neox_reward_model, qwen, qwen2_vl, gemma3");
+    CHECK(error.message ==
+          tiny.folder.str() +
+              "/config.json: model_type \"t5\" is not supported; "
+              "supported: llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss, "
+              "mixtral, qwen2_moe, qwen3_moe, qwen3_5_moe, qwen3_5_moe_text, "
+              "gpt_neox, gpt_neox_reward_model, qwen, qwen2_vl, gemma3, granitemoe");
   }
   SUBCASE("fp8 quantization_config") {
     config["quantization_config"] = {{"quant_method", "fp8"}};
