@@ -112,7 +112,7 @@ Result<AdmissionFigures> admission_figures(const RankUnits& units, const Admissi
 }
 
 Result<RankAdmission> admit_rank(const LocalModelLayout& layout, const AdmissionPolicy& policy) {
-  EREDU_TRY(units, split_units(layout));
+  EREDU_TRY(units, split_units(layout, policy.expert_cache().has_value()));
   EREDU_TRY(figures, admission_figures(units, policy));
   std::optional<OffloadPlan> plan;
   if (figures.fits()) {

@@ -8,6 +8,13 @@
 
 namespace eredu {
 
+std::optional<std::uint64_t> RankCheck::cached_units(const AdmissionPolicy& policy) const {
+  const auto& cache = policy.expert_cache();
+  if (!experts || !cache) return std::nullopt;
+  if (!cache->device_budget_bytes) return experts->units;
+  return cached_expert_units(*experts, *cache->device_budget_bytes);
+}
+
 bool CheckReport::fits() const {
   return std::all_of(ranks.begin(), ranks.end(),
                      [](const RankCheck& rank) { return rank.figures.fits(); });
@@ -21,6 +28,7 @@ Result<CheckReport> check_world(const std::shared_ptr<const ModelDescription>& m
   options.visit = [&](const LocalModelLayout& layout) -> Result<void> {
     EREDU_TRY(admitted, admit_rank(layout, admission));
     RankCheck& out = ranks[layout.rank];
+    out.experts = layout.experts;
     out.rank = layout.rank;
     out.coordinates = layout.coordinates;
     out.figures = std::move(admitted.figures);

@@ -12,15 +12,23 @@
 #include "admission/admission.hpp"
 #include "admission/policy.hpp"
 #include "core/result.hpp"
+#include "plan/rank_experts.hpp"
 #include "world/world.hpp"
 
 namespace eredu {
 
-/// What a check keeps of one rank: its place and its admission figures.
+/// What a check keeps of one rank: its place, its admission figures and,
+/// for a model with an expert count, its routed experts.
 struct RankCheck {
   std::uint64_t rank = 0;
   ParallelCoordinates coordinates;
   AdmissionFigures figures;
+  std::optional<RankExperts> experts;
+
+  /// The routed-expert units the policy's expert cache holds on the device
+  /// (cached_expert_units; every unit under an unbounded cache); nullopt
+  /// without experts or without a cache.
+  std::optional<std::uint64_t> cached_units(const AdmissionPolicy& policy) const;
 };
 
 /// A world plan (coverage included) and the admission of each of its ranks.

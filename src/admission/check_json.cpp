@@ -37,7 +37,7 @@ void append_error(JsonWriter& writer, const std::optional<BudgetExcess>& excess)
   writer.end_object();
 }
 
-void append_rank(JsonWriter& writer, const RankCheck& rank) {
+void append_rank(JsonWriter& writer, const RankCheck& rank, const AdmissionPolicy& policy) {
   const AdmissionFigures& figures = rank.figures;
   writer.begin_object();
   writer.key("rank").uint(rank.rank);
@@ -53,6 +53,10 @@ void append_rank(JsonWriter& writer, const RankCheck& rank) {
   writer.key("fits").boolean(figures.fits());
   writer.key("error");
   append_error(writer, figures.excess);
+  if (rank.experts) {
+    writer.key("experts");
+    append_experts(writer, *rank.experts, rank.cached_units(policy));
+  }
   writer.end_object();
 }
 
@@ -66,6 +70,11 @@ void append_residency(JsonWriter& writer, const AdmissionPolicy& policy) {
   writer.key("host_budget_bytes").uint_or_null(config.host_budget_bytes());
   writer.key("prefetch_depth").uint(config.prefetch_depth());
   writer.key("host_lookahead").uint(policy.host_lookahead());
+  if (const auto& cache = policy.expert_cache()) {
+    writer.key("expert_cache").begin_object();
+    writer.key("device_budget_bytes").uint_or_null(cache->device_budget_bytes);
+    writer.end_object();
+  }
   writer.end_object();
 }
 
@@ -84,7 +93,7 @@ std::string check_to_json(const CheckReport& report) {
   writer.key("coverage");
   append_coverage(writer, report.world);
   writer.key("ranks").begin_array();
-  for (const RankCheck& rank : report.ranks) append_rank(writer, rank);
+  for (const RankCheck& rank : report.ranks) append_rank(writer, rank, report.policy);
   writer.end_array();
   writer.key("fits").boolean(report.fits());
   writer.end_object();

@@ -40,15 +40,27 @@ Result<AdmissionPolicy> AdmissionPolicy::from_residency_document(
     std::optional<std::string_view> document, std::optional<std::uint64_t> device_budget_bytes) {
   if (!document) return fully_resident(device_budget_bytes);
   EREDU_TRY(residency, load_residency_json(*document));
+  std::optional<ExpertCache> cache;
+  if (const auto banks = residency.parameter_bank_cache()) {
+    cache = ExpertCache{banks->offload().device_budget_bytes()};
+  }
   const LayerWeightResidency layers = residency.layers();
-  if (layers.is_fully_resident()) return fully_resident(device_budget_bytes);
+  if (layers.is_fully_resident())
+    return fully_resident(device_budget_bytes).with_expert_cache(cache);
   if (device_budget_bytes) {
     return failf(Status::InvalidArgument,
                  "a device budget applies to a fully_resident policy only; a {} policy carries "
                  "its budgets in its residency document",
                  execution_residency_name(layers.execution_residency()));
   }
-  return create(layers);
+  EREDU_TRY(policy, create(layers));
+  return policy.with_expert_cache(cache);
+}
+
+AdmissionPolicy AdmissionPolicy::with_expert_cache(std::optional<ExpertCache> cache) const {
+  AdmissionPolicy out = *this;
+  out.expert_cache_ = cache;
+  return out;
 }
 
 std::uint64_t AdmissionPolicy::host_lookahead() const {

@@ -22,8 +22,15 @@ std::string_view execution_residency_name(ExecutionResidency residency);
 /// nullopt.
 std::optional<ExecutionResidency> parse_execution_residency(std::string_view name);
 
+/// Routed experts held apart from the ordinary units, in an independent
+/// parameter-bank cache (docs/residency.md, "Routed experts").
+struct ExpertCache {
+  std::optional<std::uint64_t> device_budget_bytes;  // nullopt: unbounded
+  friend bool operator==(const ExpertCache&, const ExpertCache&) = default;
+};
+
 /// A seed `LayerWeightResidency` and the budgets its ranks are admitted
-/// against. Immutable value.
+/// against, with an optional expert cache. Immutable value.
 class AdmissionPolicy {
  public:
   /// Fully resident with an admission device budget in bytes (nullopt:
@@ -38,7 +45,8 @@ class AdmissionPolicy {
 
   /// The policy a check admits ranks under: fully resident without a
   /// residency document, else the document's ordinary placement (`kind`;
-  /// a parameter-bank cache in it is validated and not admitted), with
+  /// a parameter-bank cache in it becomes the expert cache, its device
+  /// budget the cache's), with
   /// `device_budget_bytes` as the admission budget of a fully resident one.
   /// Errors, in this order: load_residency_json's for the document;
   /// InvalidArgument for a device budget with another kind (those carry
@@ -51,6 +59,11 @@ class AdmissionPolicy {
   const OffloadConfig& config() const { return config_; }
   /// Dense disk stream: its protected host lookahead (units); else 0.
   std::uint64_t host_lookahead() const;
+  /// The expert cache, when routed experts are held apart; nullopt when
+  /// they are ordinary layer units.
+  const std::optional<ExpertCache>& expert_cache() const { return expert_cache_; }
+  /// This policy with `cache` as its expert cache. Infallible.
+  AdmissionPolicy with_expert_cache(std::optional<ExpertCache> cache) const;
 
   friend bool operator==(const AdmissionPolicy&, const AdmissionPolicy&) = default;
 
@@ -60,6 +73,7 @@ class AdmissionPolicy {
 
   LayerWeightResidency layers_;
   OffloadConfig config_;
+  std::optional<ExpertCache> expert_cache_;
 };
 
 }  // namespace eredu

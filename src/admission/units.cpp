@@ -9,20 +9,16 @@
 #include <functional>
 #include <map>
 
-#include "core/checked.hpp"
+#include "plan/rank_experts.hpp"
 
 namespace eredu {
-Result<std::uint64_t> add_rank_bytes(std::uint64_t left, std::uint64_t right) {
-  auto sum = checked_add(left, right);
-  if (!sum) return fail(Status::Internal, "rank-local byte total overflowed 64 bits");
-  return *sum;
-}
 
-Result<RankUnits> split_units(const LocalModelLayout& layout) {
+Result<RankUnits> split_units(const LocalModelLayout& layout, bool experts_apart) {
   RankUnits units;
   std::map<std::uint64_t, std::uint64_t> layers;  // layer -> bytes
   for (const LocalTensorLayout& tensor : layout.tensors) {
     if (tensor.placement.kind == PlacementKind::Omit) continue;
+    if (experts_apart && is_routed_expert(tensor)) continue;
     const std::uint64_t bytes = tensor.local_bytes.value_or(0);
     const GroupScope& scope = tensor.group->scope();
     if (scope.kind == GroupScope::Kind::Indexed && scope.layer) {

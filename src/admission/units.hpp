@@ -41,15 +41,12 @@ struct RankUnits {
 };
 
 /// Splits the materialized tensors of `layout` (placement other than omit)
-/// into static and layer units. A layer counts once the rank materializes
-/// any tensor of it, even one of 0 bytes. O(tensors + K log K). Errors:
+/// into static and layer units, leaving out the routed-expert tensors when
+/// `experts_apart` (an expert cache holds them). A layer counts once the
+/// rank materializes any tensor of it, even one of 0 bytes. O(tensors + K log K). Errors:
 /// Internal if a byte sum overflows 64 bits (impossible for a planned
 /// layout, whose local bytes never exceed the model's global bytes).
-Result<RankUnits> split_units(const LocalModelLayout& layout);
-
-/// `left + right`, a rank-local byte total. Errors: Internal on overflow
-/// (impossible for a planned layout, as split_units).
-Result<std::uint64_t> add_rank_bytes(std::uint64_t left, std::uint64_t right);
+Result<RankUnits> split_units(const LocalModelLayout& layout, bool experts_apart = false);
 
 /// The bytes of every layer unit, largest first. O(K log K).
 std::vector<std::uint64_t> layer_bytes_descending(const RankUnits& units);

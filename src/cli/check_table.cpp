@@ -79,6 +79,38 @@ std::string verdict(const CheckReport& report) {
   return out;
 }
 
+// The routed experts of every rank, for a model with an expert count
+// (docs/residency.md, "Routed experts"); "" for a dense model.
+std::string experts_section(const CheckReport& report) {
+  const auto experts = report.world.model->info().experts;
+  if (!experts || report.ranks.empty() || !report.ranks.front().experts) return "";
+  const auto& cache = report.policy.expert_cache();
+  std::string out = fmt::format("experts: {} routed per layer; ", *experts);
+  if (!cache) {
+    out += "held in the layer units\n";
+  } else {
+    out += fmt::format("held apart in an expert cache, device budget {}\n",
+                       budget_text(cache->device_budget_bytes));
+  }
+  constexpr auto kRight = TextTable::Align::Right;
+  std::vector<TextTable::Column> columns{{"RANK", kRight},  {"EXPERTS"},       {"ROUTED", kRight},
+                                         {"OTHER", kRight}, {"UNITS", kRight}, {"UNIT", kRight}};
+  if (cache) columns.push_back({"CACHED", kRight});
+  TextTable table(std::move(columns));
+  for (const RankCheck& rank : report.ranks) {
+    const RankExperts& held = *rank.experts;
+    std::vector<std::string> row{
+        fmt::to_string(rank.rank),      fmt::format("[{}, {})", held.held.start, held.held.end),
+        human_bytes(held.routed_bytes), human_bytes(held.other_bytes),
+        fmt::to_string(held.units),     human_bytes(held.largest_unit_bytes)};
+    if (const auto cached = rank.cached_units(report.policy)) {
+      row.push_back(fmt::format("{} of {}", *cached, held.units));
+    }
+    table.add_row(std::move(row));
+  }
+  return "\n" + out + "\n" + table.render();
+}
+
 }  // namespace
 
 std::string residency_line(const AdmissionPolicy& policy) {
@@ -91,7 +123,8 @@ std::string residency_line(const AdmissionPolicy& policy) {
 }
 
 std::string check_table(const CheckReport& report) {
-  return residency_line(report.policy) + "\n" + ranks_table(report) + "\n" + verdict(report);
+  return residency_line(report.policy) + "\n" + ranks_table(report) + "\n" + verdict(report) +
+         experts_section(report);
 }
 
 }  // namespace eredu

@@ -63,6 +63,15 @@ std::string layout_table(const LocalModelLayout& layout) {
     out += fmt::format("{} tensors have no dtype and are not counted in bytes\n",
                        totals.unknown_bytes_tensors);
   }
+  if (const auto& experts = layout.experts) {
+    out += fmt::format(
+        "routed experts [{}, {}) of every layer: {} units of up to {}; routed bytes {} ({}), "
+        "other bytes {} ({})\n",
+        experts->held.start, experts->held.end, experts->units,
+        human_bytes(experts->largest_unit_bytes), experts->routed_bytes,
+        human_bytes(experts->routed_bytes), experts->other_bytes,
+        human_bytes(experts->other_bytes));
+  }
   return out;
 }
 

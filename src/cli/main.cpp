@@ -91,6 +91,9 @@ class ResidencyFlagOptions {
                            "protected host units (dense-disk-stream)");
     queue_ = add_count(command, "--queue-capacity", queue_capacity_,
                        "background host materializations (dense-disk-stream)");
+    expert_cache_ = command.add_option(
+        "--expert-cache", expert_cache_bytes_,
+        "hold the routed experts apart in an expert cache of this many device bytes");
   }
 
   /// Copies the flags that were given into `flags`.
@@ -100,6 +103,7 @@ class ResidencyFlagOptions {
     if (depth_->count() > 0) flags_.prefetch_depth = prefetch_depth_;
     if (lookahead_->count() > 0) flags_.host_lookahead = host_lookahead_;
     if (queue_->count() > 0) flags_.queue_capacity = queue_capacity_;
+    if (expert_cache_->count() > 0) flags_.expert_cache = expert_cache_bytes_;
   }
 
  private:
@@ -109,11 +113,13 @@ class ResidencyFlagOptions {
   std::uint64_t prefetch_depth_ = 0;
   std::uint64_t host_lookahead_ = 0;
   std::uint64_t queue_capacity_ = 0;
+  std::string expert_cache_bytes_;
   CLI::Option* device_ = nullptr;
   CLI::Option* host_ = nullptr;
   CLI::Option* depth_ = nullptr;
   CLI::Option* lookahead_ = nullptr;
   CLI::Option* queue_ = nullptr;
+  CLI::Option* expert_cache_ = nullptr;
 };
 
 int run(int argc, char** argv) {

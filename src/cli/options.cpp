@@ -76,7 +76,10 @@ Result<ShardingPolicy> policy_from(const std::string& flag) {
                debug_quoted(flag));
 }
 
-Result<AdmissionPolicy> admission_policy_from(const ResidencyFlags& flags) {
+namespace {
+
+// The policy of --residency and its options, without an expert cache.
+Result<AdmissionPolicy> ordinary_policy_from(const ResidencyFlags& flags) {
   EREDU_TRY(kind, residency_kind_from(flags.kind));
   EREDU_TRY(device, size_from("--device-budget", flags.device_budget));
   EREDU_TRY(host, size_from("--host-budget", flags.host_budget));
@@ -104,6 +107,15 @@ Result<AdmissionPolicy> admission_policy_from(const ResidencyFlags& flags) {
             DenseDiskStreamLoadOptions::create(device.value_or(defaults.device_budget_bytes()),
                                                host_budget, lookahead, queue));
   return AdmissionPolicy::create(LayerWeightResidency::dense_disk_stream(options));
+}
+
+}  // namespace
+
+Result<AdmissionPolicy> admission_policy_from(const ResidencyFlags& flags) {
+  EREDU_TRY(policy, ordinary_policy_from(flags));
+  EREDU_TRY(cache, size_from("--expert-cache", flags.expert_cache));
+  if (!cache) return policy;
+  return policy.with_expert_cache(ExpertCache{cache});
 }
 
 }  // namespace eredu

@@ -45,7 +45,8 @@ struct DescribeArgs {
 };
 
 /// `--residency --device-budget --host-budget --prefetch-depth
-/// --host-lookahead --queue-capacity`, as given (absent: nullopt).
+/// --host-lookahead --queue-capacity --expert-cache`, as given (absent:
+/// nullopt).
 struct ResidencyFlags {
   std::string kind = "fully-resident";
   std::optional<std::string> device_budget;  // sizes, parsed by admission_policy_from
@@ -53,6 +54,7 @@ struct ResidencyFlags {
   std::optional<std::uint64_t> prefetch_depth;
   std::optional<std::uint64_t> host_lookahead;
   std::optional<std::uint64_t> queue_capacity;
+  std::optional<std::string> expert_cache;  // a size
 };
 
 /// `eredu check`.
@@ -105,7 +107,9 @@ Result<ShardingPolicy> policy_from(const std::string& flag);
 ///    and queue 2 — 0 when the host budget is 0 — unless given)
 ///    (HostDisabledControls, ZeroHostLookahead, ZeroQueueCapacity). Fully
 ///    resident takes the device budget as its admission budget (unbounded
-///    unless given).
+///    unless given);
+/// 5. `--expert-cache SIZE` (parse_size's InvalidArgument): the routed
+///    experts are held apart in an expert cache of SIZE device bytes.
 Result<AdmissionPolicy> admission_policy_from(const ResidencyFlags& flags);
 
 }  // namespace eredu

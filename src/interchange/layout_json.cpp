@@ -118,6 +118,19 @@ void append_totals(JsonWriter& writer, const LayoutTotals& totals) {
   writer.end_object();
 }
 
+void append_experts(JsonWriter& writer, const RankExperts& experts,
+                    std::optional<std::uint64_t> cached_units) {
+  writer.begin_object();
+  writer.key("start").uint(experts.held.start);
+  writer.key("end").uint(experts.held.end);
+  writer.key("routed_bytes").uint(experts.routed_bytes);
+  writer.key("other_bytes").uint(experts.other_bytes);
+  writer.key("units").uint(experts.units);
+  writer.key("largest_unit_bytes").uint(experts.largest_unit_bytes);
+  if (cached_units) writer.key("cached_units").uint(*cached_units);
+  writer.end_object();
+}
+
 std::string layout_to_json(const LocalModelLayout& layout) {
   std::string out;
   out.reserve(512 + layout.tensors.size() * 320);  // typical bytes per tensor entry
@@ -135,6 +148,10 @@ std::string layout_to_json(const LocalModelLayout& layout) {
   writer.end_array();
   writer.key("totals");
   append_totals(writer, layout.totals);
+  if (layout.experts) {
+    writer.key("experts");
+    append_experts(writer, *layout.experts);
+  }
   writer.end_object();
   out += '\n';
   return out;

@@ -28,4 +28,10 @@ void append_coordinates(JsonWriter& writer, const ParallelCoordinates& coordinat
 /// when it is above 0.
 void append_totals(JsonWriter& writer, const LayoutTotals& totals);
 
+/// Writes an `experts` object as the next value (docs/interchange.md,
+/// eredu.layout.v1): start, end, routed_bytes, other_bytes, units,
+/// largest_unit_bytes, then cached_units when given (eredu.check.v1).
+void append_experts(JsonWriter& writer, const RankExperts& experts,
+                    std::optional<std::uint64_t> cached_units = std::nullopt);
+
 }  // namespace eredu

@@ -5,9 +5,16 @@
 
 #include <algorithm>
 
+#include "core/checked.hpp"
 #include "model/model.hpp"
 
 namespace eredu {
+
+Result<std::uint64_t> add_rank_bytes(std::uint64_t left, std::uint64_t right) {
+  auto sum = checked_add(left, right);
+  if (!sum) return fail(Status::Internal, "rank-local byte total overflowed 64 bits");
+  return *sum;
+}
 
 std::string_view sharding_policy_name(ShardingPolicy policy) {
   switch (policy) {

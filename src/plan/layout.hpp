@@ -80,6 +80,24 @@ struct LayoutTotals {
   friend bool operator==(const LayoutTotals&, const LayoutTotals&) = default;
 };
 
+/// `left + right`, a rank-local byte total. Errors: Internal on overflow
+/// (impossible for a planned layout, whose local bytes never exceed the
+/// model's global bytes).
+Result<std::uint64_t> add_rank_bytes(std::uint64_t left, std::uint64_t right);
+
+/// What one rank holds of a mixture of experts. A routed-expert unit is one
+/// (layer, expert) pair: the groups scoped to that expert in that layer and
+/// that expert's slice of every stacked member of the layer. Bytes are
+/// local bytes; members without a dtype add 0.
+struct RankExperts {
+  IndexRange held;                       // the rank's experts of every layer
+  std::uint64_t routed_bytes = 0;        // every routed-expert unit
+  std::uint64_t other_bytes = 0;         // everything else the rank holds
+  std::uint64_t units = 0;               // routed-expert units held
+  std::uint64_t largest_unit_bytes = 0;  // the largest one (0 without units)
+  friend bool operator==(const RankExperts&, const RankExperts&) = default;
+};
+
 /// Seed `LocalModelLayout`: every tensor of the model on one rank, sorted by
 /// target (byte-wise). Immutable; safe to read from many threads.
 struct LocalModelLayout {
@@ -91,6 +109,9 @@ struct LocalModelLayout {
   std::vector<LocalTensorLayout> tensors;  // sorted by target
   LayoutTotals totals;
   std::vector<std::uint32_t> fell_back_groups;  // group indices, document order
+  /// The routed experts this rank holds (rank_experts); nullopt when the
+  /// model has no expert count.
+  std::optional<RankExperts> experts;
 
   /// Binary search by target; nullptr when absent.
   const LocalTensorLayout* tensor(std::string_view target) const;

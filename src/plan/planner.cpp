@@ -11,6 +11,7 @@
 
 #include "core/checked.hpp"
 #include "core/text.hpp"
+#include "plan/rank_experts.hpp"
 #include "plan/resolve.hpp"
 #include "plan/unit_geometry.hpp"
 
@@ -406,6 +407,8 @@ Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>
   for (const RankPlanner& planner : planners) {
     EREDU_TRY(planner.merge_into(layout));
   }
+  EREDU_TRY(experts, rank_experts(layout));
+  layout.experts = experts;
   return layout;
 }
 

@@ -165,7 +165,9 @@ TEST_CASE("documents for an unnamed empty model and for a rank that does not fit
         R"("local_bytes":416,"static_bytes":192,"layer_units":3,"device_window_units":3,)"
         R"("device_bytes":416,"host_bytes":0,"disk_bytes":0,"fits":false,)"
         R"("error":{"code":"EREDU_E_BUDGET_EXCEEDED","status":305,)"
-        R"("message":"planned 416 bytes for the Device tier exceed its 415-byte budget"}}],)"
+        R"("message":"planned 416 bytes for the Device tier exceed its 415-byte budget"},)"
+        R"("experts":{"start":0,"end":2,"routed_bytes":48,"other_bytes":368,"units":2,)"
+        R"("largest_unit_bytes":32}}],)"
         R"("fits":false})"
         "\n");
 }

@@ -251,14 +251,19 @@ TEST_SUITE("capi.world") {
     CHECK(checked.text.find("\"device_window_units\":1,\"device_bytes\":33554432,\"host_bytes\":"
                             "0,\"disk_bytes\":33554432,\"fits\":true") != std::string::npos);
 
-    // A parameter-bank cache is validated; ranks are admitted under the
-    // ordinary placement (a check has no bank units).
+    // A parameter-bank cache becomes the expert cache: a model without
+    // routed experts is admitted as without it.
     const std::string banks =
         R"({"schema":"eredu.residency.v1","kind":"layerwise_host","prefetch_depth":3,)"
-        R"("host_budget_bytes":33554432,"parameter_bank_cache":{"prefetch_depth":2}})";
+        R"("host_budget_bytes":33554432,"parameter_bank_cache":{"prefetch_depth":2,)"
+        R"("device_budget_bytes":1048576}})";
     options = options_with(&banks);
     const eredu_check_options without_banks = options_with(&layerwise);
-    CHECK(check(model.get(), 2, &options).text == check(model.get(), 2, &without_banks).text);
+    std::string expected = check(model.get(), 2, &without_banks).text;
+    const std::string lookahead = "\"host_lookahead\":0";
+    expected.insert(expected.find(lookahead) + lookahead.size(),
+                    ",\"expert_cache\":{\"device_budget_bytes\":1048576}");
+    CHECK(check(model.get(), 2, &options).text == expected);
   }
 
   TEST_CASE("a residency document not NUL-terminated is read to its length") {

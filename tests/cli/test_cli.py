@@ -454,6 +454,26 @@ class Models(unittest.TestCase):
                     if line.startswith("model.layers.3.block_sparse_moe.output_linear.weight "))
         self.assertEqual(line.split()[1:], ["range", "axis", "2", "[256,", "512)", "[8,", "1024,",
                                             "256]", "8.00", "MiB", "experts", "[8,", "16)"])
+        self.assertIn("\nrouted experts [8, 16) of every layer: 192 units of up to 3.00 MiB; "
+                      "routed bytes 603979776 (576.00 MiB), other bytes 255008768 (243.20 MiB)\n",
+                      planned.stdout)
+        # An expert cache of 100 MiB holds 33 of the 192 units of 3 MiB; the
+        # ordinary units are the other bytes.
+        cached = run("check", granite, "--tp", "2", "--ep", "4", "--expert-cache", "100MiB",
+                     "--format", "json")
+        self.assertEqual(cached.returncode, 0, cached.stderr)
+        report = json.loads(cached.stdout)
+        self.assertEqual(report["residency"]["expert_cache"], {"device_budget_bytes": 104857600})
+        rank = report["ranks"][5]
+        self.assertEqual(rank["experts"], {"start": 8, "end": 16, "routed_bytes": 603979776,
+                                           "other_bytes": 255008768, "units": 192,
+                                           "largest_unit_bytes": 3145728, "cached_units": 33})
+        self.assertEqual(rank["local_bytes"], 255008768)
+        table = run("check", granite, "--tp", "2", "--ep", "4", "--expert-cache", "100MiB")
+        self.assertIn("\nexperts: 32 routed per layer; held apart in an expert cache, device "
+                      "budget 100.00 MiB\n", table.stdout)
+        self.assertIn("\n   5  [8, 16)   576.00 MiB  243.20 MiB    192  3.00 MiB  33 of 192\n",
+                      table.stdout)
         refused = run("check", granite, "--ep", "64")
         self.assertEqual(refused.returncode, 2)
         self.assertEqual(refused.stderr, "error[EREDU_E_EMPTY_PARTITION]: 32 routed experts cannot "

@@ -13,6 +13,7 @@
 #include "described_models.hpp"
 #include "model_folders.hpp"
 #include "plan/planner.hpp"
+#include "plan/rank_experts.hpp"
 #include "world/world.hpp"
 
 namespace eredu {
@@ -73,6 +74,11 @@ TEST_CASE("granitemoe at TP 2 x EP 4: expert rank e holds experts [8e, 8e + 8) o
     REQUIRE_MESSAGE(layout.has_value(), layout.error().message);
     const std::uint64_t e = layout.value().coordinates.expert;
     const std::uint64_t t = layout.value().coordinates.tensor;
+    // 24 layers x 8 experts of 3 MiB; tensor rank 0 holds one more of the
+    // 49155 embedding rows.
+    CHECK(layout.value().experts ==
+          std::optional<RankExperts>{RankExperts{
+              {8 * e, 8 * e + 8}, 603979776, t == 0 ? 255012864u : 255008768u, 192, 3145728}});
     for (std::uint64_t layer : {0u, 23u}) {
       const std::string moe = fmt::format("model.layers.{}.block_sparse_moe.", layer);
       const LocalTensorLayout* input = layout.value().tensor(moe + "input_linear.weight");
