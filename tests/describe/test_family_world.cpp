@@ -3,7 +3,7 @@
 
 // The other families' real models planned on whole worlds: coverage, exact
 // rank bytes at TP 1, 2, 4, 8, the clear error where a model cannot be split,
-// expert parallelism refused for stacked experts, and the JSON round trip.
+// expert parallelism over gpt-oss's stacked experts, and the JSON round trip.
 #include <doctest/doctest.h>
 
 #include "describe/describe.hpp"
@@ -143,6 +143,22 @@ TEST_CASE("more TP ranks than KV heads: KV heads replicated, or an error naming 
         "group — cannot be split 64 ways; tensor sizes up to 64 that work for this group: 1, 2, 3, "
         "4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, "
         "28, 29, 30, 31, 32");
+}
+
+TEST_CASE("gpt-oss-20b: expert sizes 2, 4, 8 with TP 2 cover; 64 is refused") {
+  const auto model = describe("gpt-oss-20b");
+  for (std::uint64_t ep : {2u, 4u, 8u}) {
+    CAPTURE(ep);
+    auto world = plan(model, 2, 1, ep);
+    REQUIRE_MESSAGE(world.has_value(), world.error().message);
+    CHECK(world.value().coverage_ok());
+    CHECK(world.value().ranks.size() == 2 * ep);
+  }
+  auto refused = plan(model, 1, 1, 64);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().code == Status::EmptyPartition);
+  CHECK(refused.error().message ==
+        "32 routed experts cannot be split over 64 expert ranks; expert sizes from 1 to 32 work");
 }
 
 TEST_CASE("a dense model planned with expert ranks stops at preflight") {
