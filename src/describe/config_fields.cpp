@@ -65,6 +65,16 @@ Result<std::optional<std::uint64_t>> ConfigFields::optional_count(const char* ke
   return std::optional<std::uint64_t>{value->get<std::uint64_t>()};
 }
 
+Result<std::optional<std::uint64_t>> ConfigFields::optional_size(const char* key) const {
+  const json* value = field(key);
+  if (value == nullptr) return std::optional<std::uint64_t>{};
+  if (!value->is_number_unsigned()) {
+    return failf(Status::Parse, "{}: {} must be an integer from 0 that fits 64 bits, got {}", file_,
+                 key, shown_count(*value));
+  }
+  return std::optional<std::uint64_t>{value->get<std::uint64_t>()};
+}
+
 Result<std::uint64_t> ConfigFields::required_count(const char* key) const {
   EREDU_TRY(value, optional_count(key));
   if (!value) return failf(Status::Parse, "{}: required field {} is missing", file_, key);

@@ -44,6 +44,9 @@ class ConfigFields {
   /// A positive integer, or nullopt when not given. Errors: Parse naming the
   /// key and the value.
   Result<std::optional<std::uint64_t>> optional_count(const char* key) const;
+  /// An integer from 0, or nullopt when not given (n_shared_experts: 0 is
+  /// none). Errors: Parse naming the key and the value.
+  Result<std::optional<std::uint64_t>> optional_size(const char* key) const;
   /// A positive integer. Errors: Parse when missing or not one.
   Result<std::uint64_t> required_count(const char* key) const;
   /// A boolean, `fallback` when not given. Errors: Parse when not a boolean.

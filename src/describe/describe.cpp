@@ -11,6 +11,7 @@
 
 #include "core/text.hpp"
 #include "describe/checkpoint_check.hpp"
+#include "describe/deepseek_family.hpp"
 #include "describe/falcon_family.hpp"
 #include "describe/gemma3_family.hpp"
 #include "describe/gpt_neox_family.hpp"
@@ -43,7 +44,7 @@ struct Family {
   Quantization quantization;
 };
 
-constexpr std::array<Family, 18> kFamilies = {{
+constexpr std::array<Family, 21> kFamilies = {{
     {"llama", describe_llama, Quantization::Mlx},
     {"mistral", describe_llama, Quantization::Mlx},
     {"qwen2", describe_llama, Quantization::Mlx},
@@ -62,12 +63,16 @@ constexpr std::array<Family, 18> kFamilies = {{
     {"qwen2_vl", describe_qwen2_vl, Quantization::None},
     {"gemma3", describe_gemma3, Quantization::None},
     {"granitemoe", describe_granitemoe, Quantization::None},
+    {"deepseek_v2", describe_deepseek, Quantization::Own},
+    {"deepseek_v3", describe_deepseek, Quantization::Own},
+    // Refused, naming the tensors config.json cannot size; not in kSupported.
+    {"deepseek_vl_v2", refuse_deepseek_vl_v2, Quantization::None},
 }};
 
 constexpr std::string_view kSupported =
     "llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss, mixtral, qwen2_moe, qwen3_moe, "
     "qwen3_5_moe, qwen3_5_moe_text, gpt_neox, gpt_neox_reward_model, qwen, qwen2_vl, gemma3, "
-    "granitemoe";
+    "granitemoe, deepseek_v2, deepseek_v3";
 
 Result<const Family*> find_family(const ConfigFields& config) {
   const nlohmann::json* type = config.field("model_type");

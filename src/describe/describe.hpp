@@ -28,8 +28,8 @@ struct DescribeOptions {
 /// affine-quantized linears expanded into packed weight, scales and biases),
 /// phi3, falcon (new_decoder_architecture), gpt_oss, mixtral, qwen2_moe,
 /// qwen3_moe, qwen3_5_moe, qwen3_5_moe_text, gpt_neox,
-/// gpt_neox_reward_model, qwen, qwen2_vl, gemma3 and granitemoe
-/// (docs/describe.md).
+/// gpt_neox_reward_model, qwen, qwen2_vl, gemma3, granitemoe, deepseek_v2 and
+/// deepseek_v3; deepseek_vl_v2 is refused (docs/describe.md).
 /// `model.name` is the folder's name, `layers` is num_hidden_layers. Checks, in
 /// order: config.json (Io, Parse), the model_type (UnsupportedModel), the
 /// quantization (UnsupportedModel for one the family does not handle; Parse /

@@ -94,6 +94,23 @@ class Failures(unittest.TestCase):
         self.assert_error(result, 2, "EREDU_E_UNSUPPORTED_MODEL", 10, json_output=True)
         self.assertIn("bitsandbytes int8", result.stderr)
 
+    def test_deepseek_folders_refused(self):
+        # Kimi K2 Mini's routers kept 384 rows and its total_size counts the
+        # shard headers (docs/describe.md): 121696800 bytes more than its
+        # config describes.
+        result = run("check", model("kimi-k2-mini-deepseekv3-fp8"), "--tp", "4", "--ep", "4")
+        self.assertEqual(result.returncode, 2)
+        self.assertEqual(result.stderr,
+                         "error[EREDU_E_CHECKPOINT_MISMATCH]: described bytes 23738431680 differ "
+                         "from model.safetensors.index.json metadata.total_size 23860128480 "
+                         "(fewer by 121696800)\n")
+        result = run("describe", model("deepseek-ocr2-deepseekv2"))
+        self.assert_error(result, 2, "EREDU_E_UNSUPPORTED_MODEL")
+        self.assertIn('model_type "deepseek_vl_v2" is not supported: config.json does not give the '
+                      "shapes of its vision and projector tensors: model.projector.* (2 tensors), "
+                      "model.qwen2_model.* (291 tensors), model.sam_model.* (179 tensors), "
+                      "model.view_seperator (1 tensor)\n", result.stderr)
+
     def test_missing_model_folder_is_exit_1(self):
         self.assert_error(run("check", "/nonexistent/model"), 1, "EREDU_E_IO")
 

@@ -52,7 +52,8 @@ TEST_CASE("another family, another quantization, no dtype: UnsupportedModel") {
               "/config.json: model_type \"t5\" is not supported; "
               "supported: llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss, "
               "mixtral, qwen2_moe, qwen3_moe, qwen3_5_moe, qwen3_5_moe_text, "
-              "gpt_neox, gpt_neox_reward_model, qwen, qwen2_vl, gemma3, granitemoe");
+              "gpt_neox, gpt_neox_reward_model, qwen, qwen2_vl, gemma3, granitemoe, deepseek_v2, "
+              "deepseek_v3");
   }
   SUBCASE("fp8 quantization_config") {
     config["quantization_config"] = {{"quant_method", "fp8"}};
