@@ -8,6 +8,7 @@
 #include "cli/byte_units.hpp"
 #include "cli/check_table.hpp"
 #include "cli/commands.hpp"
+#include "cli/input.hpp"
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
 #include "cli/world_table.hpp"
@@ -34,7 +35,7 @@ std::string check_header(const WorldPlan& world) {
 Result<int> run_check(const CheckArgs& args) {
   EREDU_TRY(policy, policy_from(args.policy));
   EREDU_TRY(residency, admission_policy_from(args.residency));
-  EREDU_TRY(model, describe_model_dir(args.model_dir, DescribeOptions{args.pad_vocab}));
+  EREDU_TRY(model, describe_folder(args.model_dir, args.pad_vocab, args.config_only));
   EREDU_TRY(topology, topology_from(args.topology));
   // The progress line is erased before anything is written.
   EREDU_TRY(report, [&] {

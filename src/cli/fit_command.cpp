@@ -25,7 +25,7 @@ Result<int> run_fit(const FitArgs& args) {
     }
   }
   if (!groups) {
-    EREDU_TRY(described, describe_model_dir(*args.model_dir, DescribeOptions{args.pad_vocab}));
+    EREDU_TRY(described, describe_folder(*args.model_dir, args.pad_vocab, args.config_only));
     groups = described;
   }
   EREDU_TRY(report, fit_topologies(groups, policy, residency, args.max_world));

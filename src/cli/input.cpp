@@ -5,6 +5,7 @@
 
 #include <cstdio>
 
+#include "describe/describe.hpp"
 #include "interchange/groups_json.hpp"
 
 namespace eredu {
@@ -26,6 +27,18 @@ Result<std::shared_ptr<const ModelDescription>> load_description(const std::stri
   if (source != "-") return load_groups_json_file(source);
   EREDU_TRY(text, read_stdin());
   return load_groups_json(text);
+}
+
+Result<std::shared_ptr<const ModelDescription>> describe_folder(
+    const std::string& dir, std::optional<std::uint64_t> pad_vocab, bool config_only) {
+  EREDU_TRY(model, describe_model_dir(dir, DescribeOptions{pad_vocab, config_only}));
+  if (config_only) {
+    std::fprintf(stderr,
+                 "note: %s described from config.json alone (--config-only): shapes and bytes are "
+                 "not verified against a checkpoint\n",
+                 dir.c_str());
+  }
+  return model;
 }
 
 }  // namespace eredu

@@ -67,6 +67,11 @@ void add_pad_vocab_flag(CLI::App& command, std::optional<std::uint64_t>& multipl
       ->check(kDecimal);
 }
 
+CLI::Option* add_config_only_flag(CLI::App& command, bool& config_only) {
+  return command.add_flag("--config-only", config_only,
+                          "describe from config.json alone, without the weight index (unverified)");
+}
+
 void add_policy_flag(CLI::App& command, std::string& policy) {
   command.add_option("--policy", policy, "require | require-even | replicate-unsupported")
       ->default_val("require");
@@ -153,6 +158,7 @@ int run(int argc, char** argv) {
   describe_command->add_option("MODEL_DIR", describe.model_dir, "folder with config.json")
       ->required();
   add_pad_vocab_flag(*describe_command, describe.pad_vocab);
+  add_config_only_flag(*describe_command, describe.config_only);
   describe_command->add_option("--format", describe.format, "json")
       ->check(CLI::IsMember({"json"}))
       ->default_val("json");
@@ -163,6 +169,7 @@ int run(int argc, char** argv) {
   check_command->add_option("MODEL_DIR", check.model_dir, "folder with config.json")->required();
   add_topology_flags(*check_command, check.topology, false);
   add_pad_vocab_flag(*check_command, check.pad_vocab);
+  add_config_only_flag(*check_command, check.config_only);
   add_policy_flag(*check_command, check.policy);
   const ResidencyFlagOptions residency_flags(*check_command, check.residency);
   check_command->add_option("--format", check.format, "table | json")
@@ -178,6 +185,7 @@ int run(int argc, char** argv) {
       fit_command->add_option("--groups", fit.groups, "eredu.groups.v1 file, or - for stdin");
   fit_dir->excludes(fit_groups);
   add_pad_vocab_flag(*fit_command, fit.pad_vocab);
+  add_config_only_flag(*fit_command, fit.config_only)->excludes(fit_groups);
   add_policy_flag(*fit_command, fit.policy);
   const ResidencyFlagOptions fit_residency_flags(*fit_command, fit.residency);
   add_count(*fit_command, "--max-world", fit.max_world, "largest world size searched")

@@ -41,6 +41,7 @@ struct PlanArgs {
 struct DescribeArgs {
   std::string model_dir;
   std::optional<std::uint64_t> pad_vocab;  // --pad-vocab M
+  bool config_only = false;                // --config-only
   std::string format = "json";
 };
 
@@ -62,6 +63,7 @@ struct CheckArgs {
   std::string model_dir;
   TopologyFlags topology;
   std::optional<std::uint64_t> pad_vocab;  // --pad-vocab M
+  bool config_only = false;                // --config-only
   std::string policy = "require";
   ResidencyFlags residency;
   std::string format = "table";
@@ -72,6 +74,7 @@ struct FitArgs {
   std::optional<std::string> model_dir;
   std::optional<std::string> groups;       // a file, or "-" for standard input
   std::optional<std::uint64_t> pad_vocab;  // --pad-vocab M
+  bool config_only = false;                // --config-only (with MODEL_DIR)
   std::string policy = "require";
   ResidencyFlags residency;
   std::uint64_t max_world = kDefaultFitWorld;

@@ -119,7 +119,7 @@ Result<std::uint64_t> ConfigFields::sum(const char* what,
 }
 
 Result<void> check_layer_count(std::uint64_t layers, const std::string& index_file,
-                               std::size_t index_tensors) {
+                               std::uint64_t index_tensors) {
   if (layers > index_tensors) {
     return failf(Status::CheckpointMismatch,
                  "config.json declares {} layers but {} lists only {} tensors", layers, index_file,

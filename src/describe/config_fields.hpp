@@ -80,6 +80,6 @@ std::string shown_count(const nlohmann::json& value);
 /// match it (a layer has at least two tensors); failing early bounds the work.
 /// Errors: CheckpointMismatch with both counts.
 Result<void> check_layer_count(std::uint64_t layers, const std::string& index_file,
-                               std::size_t index_tensors);
+                               std::uint64_t index_tensors);
 
 }  // namespace eredu

@@ -20,6 +20,10 @@ Result<DecoderConfig> read_fields(const ConfigFields& config, Dtype dtype, bool 
   EREDU_TRY(head_dim, config.optional_count("head_dim"));
   EREDU_TRY(vocab, config.required_count("vocab_size"));
   EREDU_TRY(tied, config.flag("tie_word_embeddings", false));
+  EREDU_TRY(attention_bias, config.flag("attention_bias", false));
+  const nlohmann::json* type = config.field("model_type");
+  const std::string model_type =
+      type != nullptr && type->is_string() ? type->get<std::string>() : "";
   if (!head_dim && hidden % heads != 0) {
     return failf(Status::Parse,
                  "{}: hidden_size {} is not divisible by num_attention_heads {} and head_dim is "
@@ -34,7 +38,10 @@ Result<DecoderConfig> read_fields(const ConfigFields& config, Dtype dtype, bool 
                        head_dim.value_or(hidden / heads),
                        vocab,
                        tied,
-                       dtype};
+                       dtype,
+                       attention_bias || model_type.starts_with("qwen2"),
+                       attention_bias,
+                       model_type.starts_with("qwen3")};
 }
 
 }  // namespace

@@ -25,6 +25,13 @@ struct DecoderConfig {
   std::uint64_t vocab_size = 0;
   bool tie_word_embeddings = false;
   Dtype dtype = Dtype::F32;
+  /// What the reference implementation builds when no index says
+  /// (`--config-only`): q/k/v biases (`attention_bias`, always for the
+  /// Qwen2 models), an o_proj bias (`attention_bias`), q_norm / k_norm (the
+  /// Qwen3 models).
+  bool qkv_bias = false;
+  bool o_bias = false;
+  bool qk_norm = false;
 };
 
 /// Reads the decoder fields of `config` in this order: hidden_size,

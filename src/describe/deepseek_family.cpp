@@ -39,6 +39,7 @@ struct Moe {
   std::uint64_t shared_intermediate = 0;  // n_shared_experts × moe_intermediate_size; 0: none
   std::uint64_t first_dense = 0;          // first_k_dense_replace
   std::uint64_t frequency = 1;            // moe_layer_freq
+  bool correction_bias = false;           // topk_method noaux_tc: e_score_correction_bias
 };
 
 struct Layout {
@@ -128,6 +129,8 @@ Result<std::optional<Moe>> read_moe(const ConfigFields& fields) {
   moe.shared_intermediate = shared_intermediate;
   moe.first_dense = first_dense.value_or(0);
   moe.frequency = frequency.value_or(1);
+  const json* method = fields.field("topk_method");
+  moe.correction_bias = method != nullptr && *method == "noaux_tc";
   return std::optional<Moe>{moe};
 }
 
@@ -158,16 +161,17 @@ class LayerMembers {
       : layout_(layout), index_(index), members_(layout.decoder.dtype) {}
 
   void linear(std::string target, std::vector<std::uint64_t> shape, MemberSharding sharding) {
-    const bool fp8 = layout_.fp8 && index_.contains(target + "_scale_inv");
+    const bool fp8 = layout_.fp8 && index_.contains(target + "_scale_inv", true);
     members_.add(std::move(target), std::move(shape), std::move(sharding),
                  fp8 ? Dtype::F8E4M3 : layout_.decoder.dtype);
   }
   void plain(std::string target, std::vector<std::uint64_t> shape, MemberSharding sharding) {
     members_.add(std::move(target), std::move(shape), std::move(sharding));
   }
-  // A float32 buffer or bias, only when the index holds it.
-  void f32_present(std::string target, std::vector<std::uint64_t> shape) {
-    if (index_.contains(target)) {
+  // A float32 buffer or bias, only when the index holds it (without an
+  // index: when `assumed`).
+  void f32_present(std::string target, std::vector<std::uint64_t> shape, bool assumed) {
+    if (index_.contains(target, assumed)) {
       members_.add(std::move(target), std::move(shape), MemberSharding::replicated(), Dtype::F32);
     }
   }
@@ -205,7 +209,7 @@ Result<ParameterGroupSpec> attention_group(const Layout& layout, const WeightInd
   members.linear(attn + "o_proj.weight", {hidden, mla.o_cols}, MemberSharding::partitioned(1));
   // The rotary inverse frequencies some checkpoints save: one per pair of
   // rope dimensions.
-  members.f32_present(attn + "rotary_emb.inv_freq", {mla.rope / 2});
+  members.f32_present(attn + "rotary_emb.inv_freq", {mla.rope / 2}, false);
   return ParameterGroupSpec::partitioned(prefix + "self_attn", ParameterRole::AttentionHeads,
                                          layout.decoder.num_attention_heads, members.take(), scope);
 }
@@ -233,7 +237,8 @@ Result<ParameterGroupSpec> router_group(const Layout& layout, const WeightIndex&
   LayerMembers members(layout, index);
   members.plain(gate + ".weight", {layout.moe->experts, layout.decoder.hidden_size},
                 MemberSharding::replicated());
-  members.f32_present(gate + ".e_score_correction_bias", {layout.moe->experts});
+  members.f32_present(gate + ".e_score_correction_bias", {layout.moe->experts},
+                      layout.moe->correction_bias);
   return ParameterGroupSpec::create(gate, ParameterRole::Replicated, members.take(), scope);
 }
 
@@ -329,7 +334,7 @@ Result<std::vector<ParameterGroupSpec>> expand_fp8(std::vector<ParameterGroupSpe
 Result<FamilyGroups> describe_deepseek(const ConfigFields& fields, const WeightIndex& index) {
   EREDU_TRY(layout, read_layout(fields));
   const DecoderConfig& decoder = layout.decoder;
-  EREDU_TRY(check_layer_count(decoder.num_hidden_layers, index.file, index.names.size()));
+  EREDU_TRY(check_layer_count(decoder.num_hidden_layers, index.file, index.tensor_bound()));
   EREDU_TRY(described,
             decoder_groups(decoder_outline(decoder, index),
                            [&](const std::string& prefix,
@@ -341,7 +346,7 @@ Result<FamilyGroups> describe_deepseek(const ConfigFields& fields, const WeightI
   std::vector<ParameterGroupSpec> mtp;
   for (std::uint64_t i = 0; i < layout.mtp_layers; ++i) {
     const std::uint64_t layer = decoder.num_hidden_layers + i;
-    if (!index.contains(fmt::format("model.layers.{}.eh_proj.weight", layer))) continue;
+    if (!index.contains(fmt::format("model.layers.{}.eh_proj.weight", layer), true)) continue;
     EREDU_TRY(groups, mtp_groups(layout, index, layer));
     for (ParameterGroupSpec& group : groups) mtp.push_back(std::move(group));
   }

@@ -118,7 +118,11 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
       EREDU_TRY(refuse_quantization_config(config));
     }
   }
-  EREDU_TRY(index, read_weight_index(dir));
+  WeightIndex index = config_only_index();
+  if (!options.config_only) {
+    EREDU_TRY(read, read_weight_index(dir));
+    index = std::move(read);
+  }
   EREDU_TRY(described, family->describe(config, index));
   const std::string name = folder_name(dir);
   std::vector<ParameterGroupSpec> groups = std::move(described.groups);
@@ -131,7 +135,9 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
     EREDU_TRY(builder.add_group(std::move(group)));
   }
   EREDU_TRY(model, std::move(builder).finish());
-  EREDU_TRY(check_checkpoint(*model, index));
+  if (!options.config_only) {
+    EREDU_TRY(check_checkpoint(*model, index));
+  }
   if (options.vocab_pad_multiple) return pad_vocabulary(*model, *options.vocab_pad_multiple);
   return model;
 }

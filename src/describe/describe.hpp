@@ -21,6 +21,11 @@ struct DescribeOptions {
   /// `--pad-vocab M`: the vocabulary groups' padding multiple
   /// (pad_vocabulary); nullopt leaves the rows unpadded.
   std::optional<std::uint64_t> vocab_pad_multiple;
+  /// `--config-only`: no weight index is read and nothing is checked
+  /// against one; the tensors are those the family's reference
+  /// implementation builds from config.json (docs/describe.md,
+  /// "Configuration only").
+  bool config_only = false;
 };
 
 /// Describes the decoder in folder `dir` by its config.json `model_type`:

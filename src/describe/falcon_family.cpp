@@ -21,6 +21,7 @@ struct FalconConfig {
   std::uint64_t qkv_rows = 0;            // (heads + 2 × kv heads) × head_dim
   std::vector<const char*> layer_norms;  // module names inside a layer
   bool tied = true;
+  bool bias = false;  // `bias`: the linears' biases, when no index says
   Dtype dtype = Dtype::F32;
 };
 
@@ -71,6 +72,8 @@ Result<FalconConfig> read_falcon_config(const ConfigFields& fields) {
     config.layer_norms = {"input_layernorm"};
   }
   config.tied = tied;
+  EREDU_TRY(bias, fields.flag("bias", false));
+  config.bias = bias;
   config.dtype = dtype;
   return config;
 }
@@ -86,8 +89,9 @@ Result<ParameterGroupSpec> attention_group(const FalconConfig& config, const Wei
   members.add(attn + "dense.weight", {config.hidden, config.q_rows},
               MemberSharding::partitioned(1));
   members.add_present(index, attn + "query_key_value.bias", {config.qkv_rows},
-                      MemberSharding::partitioned(0));
-  members.add_present(index, attn + "dense.bias", {config.hidden}, MemberSharding::replicated());
+                      MemberSharding::partitioned(0), config.bias);
+  members.add_present(index, attn + "dense.bias", {config.hidden}, MemberSharding::replicated(),
+                      config.bias);
   return ParameterGroupSpec::partitioned(prefix + "self_attention", ParameterRole::AttentionHeads,
                                          config.kv_heads, members.take(), scope);
 }
@@ -113,9 +117,9 @@ Result<ParameterGroupSpec> mlp_group(const FalconConfig& config, const WeightInd
   members.add(mlp + "dense_4h_to_h.weight", {config.hidden, config.ffn},
               MemberSharding::partitioned(1));
   members.add_present(index, mlp + "dense_h_to_4h.bias", {config.ffn},
-                      MemberSharding::partitioned(0));
+                      MemberSharding::partitioned(0), config.bias);
   members.add_present(index, mlp + "dense_4h_to_h.bias", {config.hidden},
-                      MemberSharding::replicated());
+                      MemberSharding::replicated(), config.bias);
   return ParameterGroupSpec::partitioned(prefix + "mlp", ParameterRole::FeedForwardIntermediate,
                                          config.ffn, members.take(), scope);
 }
@@ -124,7 +128,7 @@ Result<ParameterGroupSpec> mlp_group(const FalconConfig& config, const WeightInd
 
 Result<FamilyGroups> describe_falcon(const ConfigFields& fields, const WeightIndex& index) {
   EREDU_TRY(config, read_falcon_config(fields));
-  EREDU_TRY(check_layer_count(config.layers, index.file, index.names.size()));
+  EREDU_TRY(check_layer_count(config.layers, index.file, index.tensor_bound()));
   const DecoderOutline outline{config.layers,
                                config.vocab,
                                config.hidden,

@@ -48,10 +48,13 @@ class Members {
            Dtype dtype) {
     members_.emplace_back(std::move(target), std::move(shape), std::move(sharding), dtype);
   }
-  /// Adds the member only when the index holds `target`.
+  /// Adds the member only when the index holds `target` (without an index:
+  /// when `assumed`, WeightIndex::contains).
   void add_present(const WeightIndex& index, std::string target, std::vector<std::uint64_t> shape,
-                   MemberSharding sharding) {
-    if (index.contains(target)) add(std::move(target), std::move(shape), std::move(sharding));
+                   MemberSharding sharding, bool assumed = false) {
+    if (index.contains(target, assumed)) {
+      add(std::move(target), std::move(shape), std::move(sharding));
+    }
   }
   std::vector<ParameterMemberSpec> take() { return std::move(members_); }
 

@@ -72,9 +72,9 @@ Result<ParameterGroupSpec> siglip_attention_group(const SiglipConfig& config,
   }
   members.add(attn + "out_proj.weight", {h, h}, MemberSharding::partitioned(1));
   for (const char* name : {"q_proj.bias", "k_proj.bias", "v_proj.bias"}) {
-    members.add_present(index, attn + name, {h}, MemberSharding::partitioned(0));
+    members.add_present(index, attn + name, {h}, MemberSharding::partitioned(0), true);
   }
-  members.add_present(index, attn + "out_proj.bias", {h}, MemberSharding::replicated());
+  members.add_present(index, attn + "out_proj.bias", {h}, MemberSharding::replicated(), true);
   return ParameterGroupSpec::partitioned(prefix + "self_attn", ParameterRole::AttentionHeads,
                                          config.heads, members.take(), GroupScope::embedding());
 }
@@ -165,11 +165,11 @@ Result<FamilyGroups> describe_gemma3(const ConfigFields& fields, const WeightInd
   EREDU_TRY(tied, text.flag("tie_word_embeddings", top_tied));
   config.tie_word_embeddings = tied;
   EREDU_TRY(vision, read_siglip_config(fields, dtype));
-  EREDU_TRY(check_layer_count(config.num_hidden_layers, index.file, index.names.size()));
-  if (vision.layers > index.names.size()) {
+  EREDU_TRY(check_layer_count(config.num_hidden_layers, index.file, index.tensor_bound()));
+  if (vision.layers > index.tensor_bound()) {
     return failf(Status::CheckpointMismatch,
                  "config.json vision_config declares {} layers but {} lists only {} tensors",
-                 vision.layers, index.file, index.names.size());
+                 vision.layers, index.file, index.tensor_bound());
   }
   EREDU_TRY(rows, attention_rows(text, config));
   EREDU_TRY(visual, vision_groups(vision, index, config.hidden_size));

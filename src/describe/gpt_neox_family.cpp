@@ -51,8 +51,9 @@ Result<ParameterGroupSpec> attention_group(const GptNeoxConfig& config, const We
   members.add(attn + "dense.weight", {config.hidden, config.hidden},
               MemberSharding::partitioned(1));
   members.add_present(index, attn + "query_key_value.bias", {config.qkv_rows},
-                      MemberSharding::partitioned(0));
-  members.add_present(index, attn + "dense.bias", {config.hidden}, MemberSharding::replicated());
+                      MemberSharding::partitioned(0), true);
+  members.add_present(index, attn + "dense.bias", {config.hidden}, MemberSharding::replicated(),
+                      true);
   return ParameterGroupSpec::partitioned(prefix + "attention", ParameterRole::AttentionHeads,
                                          config.heads, members.take(), scope);
 }
@@ -78,9 +79,9 @@ Result<ParameterGroupSpec> mlp_group(const GptNeoxConfig& config, const WeightIn
   members.add(mlp + "dense_4h_to_h.weight", {config.hidden, config.intermediate},
               MemberSharding::partitioned(1));
   members.add_present(index, mlp + "dense_h_to_4h.bias", {config.intermediate},
-                      MemberSharding::partitioned(0));
+                      MemberSharding::partitioned(0), true);
   members.add_present(index, mlp + "dense_4h_to_h.bias", {config.hidden},
-                      MemberSharding::replicated());
+                      MemberSharding::replicated(), true);
   return ParameterGroupSpec::partitioned(prefix + "mlp", ParameterRole::FeedForwardIntermediate,
                                          config.intermediate, members.take(), scope);
 }
@@ -105,7 +106,7 @@ Result<ParameterGroupSpec> reward_head_group(const GptNeoxConfig& config) {
 
 Result<FamilyGroups> describe(const ConfigFields& fields, const WeightIndex& index, bool reward) {
   EREDU_TRY(config, read_gpt_neox_config(fields));
-  EREDU_TRY(check_layer_count(config.layers, index.file, index.names.size()));
+  EREDU_TRY(check_layer_count(config.layers, index.file, index.tensor_bound()));
   const std::string output = "embed_out.weight";
   const DecoderOutline outline{config.layers,
                                config.vocab,

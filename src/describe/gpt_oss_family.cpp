@@ -122,12 +122,14 @@ Result<ParameterGroupSpec> attention_group(const GptOssConfig& config, const Wei
   members.add(attn + "v_proj.weight", {config.kv_rows, hidden},
               MemberSharding::partitioned(0).kv_head());
   members.add(attn + "o_proj.weight", {hidden, config.q_rows}, MemberSharding::partitioned(1));
-  members.add_present(index, attn + "q_proj.bias", {config.q_rows}, MemberSharding::partitioned(0));
+  members.add_present(index, attn + "q_proj.bias", {config.q_rows}, MemberSharding::partitioned(0),
+                      config.decoder.qkv_bias);
   for (const char* name : {"k_proj.bias", "v_proj.bias"}) {
     members.add_present(index, attn + name, {config.kv_rows},
-                        MemberSharding::partitioned(0).kv_head());
+                        MemberSharding::partitioned(0).kv_head(), config.decoder.qkv_bias);
   }
-  members.add_present(index, attn + "o_proj.bias", {hidden}, MemberSharding::replicated());
+  members.add_present(index, attn + "o_proj.bias", {hidden}, MemberSharding::replicated(),
+                      config.decoder.o_bias);
   // One learned sink logit per query head: split with the heads.
   members.add(attn + "sinks", {config.decoder.num_attention_heads}, MemberSharding::partitioned(0));
   return ParameterGroupSpec::partitioned(prefix + "self_attn", ParameterRole::AttentionHeads,
@@ -203,7 +205,7 @@ Result<ParameterGroupSpec> experts_group(const GptOssConfig& config, const std::
 Result<FamilyGroups> describe_gpt_oss(const ConfigFields& fields, const WeightIndex& index) {
   EREDU_TRY(config, read_gpt_oss_config(fields));
   const DecoderConfig& decoder = config.decoder;
-  EREDU_TRY(check_layer_count(decoder.num_hidden_layers, index.file, index.names.size()));
+  EREDU_TRY(check_layer_count(decoder.num_hidden_layers, index.file, index.tensor_bound()));
   EREDU_TRY(out, decoder_groups(decoder_outline(decoder, index),
                                 [&](const std::string& prefix,
                                     GroupScope scope) -> Result<std::vector<ParameterGroupSpec>> {

@@ -52,7 +52,7 @@ Result<FamilyGroups> describe_granitemoe(const ConfigFields& fields, const Weigh
   EREDU_TRY(config, read_decoder_config(fields, dtype));
   EREDU_TRY(experts, fields.required_count("num_local_experts"));
   EREDU_TRY(gate_up_rows, fields.product("input_linear rows", {2, config.intermediate_size}));
-  EREDU_TRY(check_layer_count(config.num_hidden_layers, index.file, index.names.size()));
+  EREDU_TRY(check_layer_count(config.num_hidden_layers, index.file, index.tensor_bound()));
   EREDU_TRY(rows, attention_rows(fields, config));
   EREDU_TRY(described,
             decoder_groups(

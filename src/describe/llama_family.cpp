@@ -30,13 +30,13 @@ Result<ParameterGroupSpec> llama_attention_group(const DecoderConfig& config,
   members.add(attn + "o_proj.weight", {config.hidden_size, rows.q_rows},
               MemberSharding::partitioned(1));
   members.add_present(index, attn + "q_proj.bias", {rows.q_proj_rows},
-                      MemberSharding::partitioned(0));
+                      MemberSharding::partitioned(0), config.qkv_bias);
   for (const char* name : {"k_proj.bias", "v_proj.bias"}) {
     members.add_present(index, attn + name, {rows.kv_rows},
-                        MemberSharding::partitioned(0).kv_head());
+                        MemberSharding::partitioned(0).kv_head(), config.qkv_bias);
   }
   members.add_present(index, attn + "o_proj.bias", {config.hidden_size},
-                      MemberSharding::replicated());
+                      MemberSharding::replicated(), config.o_bias);
   return ParameterGroupSpec::partitioned(prefix + "self_attn", ParameterRole::AttentionHeads,
                                          config.num_key_value_heads, members.take(), scope,
                                          config.num_attention_heads);
@@ -50,7 +50,8 @@ Result<ParameterGroupSpec> llama_norms_group(const DecoderConfig& config, const 
   members.add(prefix + "post_attention_layernorm.weight", {config.hidden_size},
               MemberSharding::replicated());
   for (const char* name : {"self_attn.q_norm.weight", "self_attn.k_norm.weight"}) {
-    members.add_present(index, prefix + name, {config.head_dim}, MemberSharding::replicated());
+    members.add_present(index, prefix + name, {config.head_dim}, MemberSharding::replicated(),
+                        config.qk_norm);
   }
   return ParameterGroupSpec::create(prefix + "norms", ParameterRole::Replicated, members.take(),
                                     scope);
@@ -73,7 +74,7 @@ Result<ParameterGroupSpec> llama_mlp_group(const DecoderConfig& config, const st
 Result<FamilyGroups> describe_llama(const ConfigFields& fields, const WeightIndex& index) {
   EREDU_TRY(dtype, fields.dtype());
   EREDU_TRY(config, read_decoder_config(fields, dtype));
-  EREDU_TRY(check_layer_count(config.num_hidden_layers, index.file, index.names.size()));
+  EREDU_TRY(check_layer_count(config.num_hidden_layers, index.file, index.tensor_bound()));
   EREDU_TRY(rows, attention_rows(fields, config));
   return decoder_groups(
       decoder_outline(config, index),

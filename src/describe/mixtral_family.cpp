@@ -46,7 +46,7 @@ Result<FamilyGroups> describe_mixtral(const ConfigFields& fields, const WeightIn
   EREDU_TRY(dtype, fields.dtype());
   EREDU_TRY(config, read_decoder_config(fields, dtype));
   EREDU_TRY(experts, fields.required_count("num_local_experts"));
-  EREDU_TRY(check_layer_count(config.num_hidden_layers, index.file, index.names.size()));
+  EREDU_TRY(check_layer_count(config.num_hidden_layers, index.file, index.tensor_bound()));
   EREDU_TRY(rows, attention_rows(fields, config));
   EREDU_TRY(described,
             decoder_groups(decoder_outline(config, index),

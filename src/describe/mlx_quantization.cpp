@@ -115,7 +115,7 @@ Result<std::vector<ParameterGroupSpec>> expand_mlx_groups(std::vector<ParameterG
   auto declaration =
       [&](const ParameterMemberSpec& member) -> Result<std::optional<LinearFormatSpec>> {
     const std::optional<std::string> module = weight_module(member.target());
-    if (!module || member.global_shape().size() < 2 || !index.contains(*module + ".scales")) {
+    if (!module || member.global_shape().size() < 2 || !index.contains(*module + ".scales", true)) {
       return std::optional<LinearFormatSpec>{};
     }
     AffineQuantization affine = quantization.defaults;

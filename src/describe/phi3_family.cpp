@@ -74,7 +74,7 @@ Result<ParameterGroupSpec> mlp_group(const DecoderConfig& config, const Dimensio
 Result<FamilyGroups> describe_phi3(const ConfigFields& fields, const WeightIndex& index) {
   EREDU_TRY(dtype, fields.dtype());
   EREDU_TRY(config, read_decoder_config(fields, dtype));
-  EREDU_TRY(check_layer_count(config.num_hidden_layers, index.file, index.names.size()));
+  EREDU_TRY(check_layer_count(config.num_hidden_layers, index.file, index.tensor_bound()));
   EREDU_TRY(dims, dimensions(fields, config));
   return decoder_groups(
       decoder_outline(config, index),

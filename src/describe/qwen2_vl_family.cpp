@@ -70,11 +70,11 @@ Result<ParameterGroupSpec> block_attention_group(const VisionConfig& config,
                                                  const std::string& prefix) {
   const std::string attn = prefix + "attn.";
   ProjectionModule qkv = {{attn + "qkv.weight", {config.qkv_rows, config.embed}, config.dtype}};
-  if (index.contains(attn + "qkv.bias")) {
+  if (index.contains(attn + "qkv.bias", true)) {
     qkv.push_back({attn + "qkv.bias", {config.qkv_rows}, config.dtype});
   }
   ProjectionModule proj = {{attn + "proj.weight", {config.embed, config.embed}, config.dtype}};
-  if (index.contains(attn + "proj.bias")) {
+  if (index.contains(attn + "proj.bias", true)) {
     proj.push_back({attn + "proj.bias", {config.embed}, config.dtype});
   }
   const std::uint64_t e = config.embed;
@@ -136,14 +136,14 @@ Result<FamilyGroups> describe_qwen2_vl(const ConfigFields& fields, const WeightI
   EREDU_TRY(dtype, fields.dtype());
   EREDU_TRY(config, read_decoder_config(fields, dtype));
   EREDU_TRY(vision, read_vision_config(fields, dtype));
-  EREDU_TRY(check_layer_count(config.num_hidden_layers, index.file, index.names.size()));
+  EREDU_TRY(check_layer_count(config.num_hidden_layers, index.file, index.tensor_bound()));
   EREDU_TRY(rows, attention_rows(fields, config));
   // Each vision block has tensors of its own: a depth past the index's
   // tensor count cannot match it (and bounds the work).
-  if (vision.depth > index.names.size()) {
+  if (vision.depth > index.tensor_bound()) {
     return failf(Status::CheckpointMismatch,
                  "config.json vision_config declares {} blocks but {} lists only {} tensors",
-                 vision.depth, index.file, index.names.size());
+                 vision.depth, index.file, index.tensor_bound());
   }
   EREDU_TRY(visual, vision_groups(vision, index));
   return decoder_groups(

@@ -83,7 +83,7 @@ Result<ParameterGroupSpec> attention_group(const QwenConfig& config, const Weigh
   // splits its output in three), as vLLM's QKVParallelLinear reads them.
   ProjectionModule c_attn = {
       {attn + "c_attn.weight", {config.c_attn_rows, config.hidden}, config.dtype}};
-  if (index.contains(attn + "c_attn.bias")) {
+  if (index.contains(attn + "c_attn.bias", true)) {
     c_attn.push_back({attn + "c_attn.bias", {config.c_attn_rows}, config.dtype});
   }
   ProjectionModule c_proj = {
@@ -125,7 +125,7 @@ Result<ParameterGroupSpec> mlp_group(const QwenConfig& config, const std::string
 
 Result<FamilyGroups> describe_qwen(const ConfigFields& fields, const WeightIndex& index) {
   EREDU_TRY(config, read_qwen_config(fields));
-  EREDU_TRY(check_layer_count(config.layers, index.file, index.names.size()));
+  EREDU_TRY(check_layer_count(config.layers, index.file, index.tensor_bound()));
   const DecoderOutline outline{config.layers,
                                config.vocab,
                                config.hidden,

@@ -146,11 +146,11 @@ Result<void> check_expert_count(const Layout& layout, const WeightIndex& index) 
   const auto sparse =
       static_cast<std::uint64_t>(std::count(layout.sparse.begin(), layout.sparse.end(), true));
   const std::optional<std::uint64_t> routed = checked_mul(layout.experts.count, sparse);
-  if (!routed || *routed > index.names.size()) {
+  if (!routed || *routed > index.tensor_bound()) {
     return failf(Status::CheckpointMismatch,
                  "config.json declares {} routed experts in each of {} layers but {} lists only "
                  "{} tensors",
-                 layout.experts.count, sparse, index.file, index.names.size());
+                 layout.experts.count, sparse, index.file, index.tensor_bound());
   }
   return outcome::success();
 }
@@ -173,7 +173,7 @@ Result<Layout> read_layout(const ConfigFields& fields, const ConfigFields& text,
     layout.experts.shared_intermediate = shared;
   }
   const std::uint64_t layers = decoder.num_hidden_layers;
-  EREDU_TRY(check_layer_count(layers, index.file, index.names.size()));
+  EREDU_TRY(check_layer_count(layers, index.file, index.tensor_bound()));
   EREDU_TRY(sparse, sparse_layers(text, layers));
   layout.sparse = std::move(sparse);
   if (std::find(layout.sparse.begin(), layout.sparse.end(), false) != layout.sparse.end()) {
@@ -289,8 +289,11 @@ Result<std::vector<ParameterGroupSpec>> layer_groups(const Layout& layout, const
     EREDU_TRY(attention, linear_attention_group(layout, prefix, scope));
     groups.push_back(std::move(attention));
   }
-  EREDU_TRY(norms, llama_norms_group(layout.decoder, index, prefix, scope));
-  groups.push_back(std::move(norms));
+  // Only full-attention layers have q_norm / k_norm.
+  DecoderConfig norms = layout.decoder;
+  norms.qk_norm = norms.qk_norm && layout.full_attention[layer];
+  EREDU_TRY(norm_group, llama_norms_group(norms, index, prefix, scope));
+  groups.push_back(std::move(norm_group));
   if (!layout.sparse[layer]) {
     EREDU_TRY(mlp, llama_mlp_group(layout.decoder, prefix, scope));
     groups.push_back(std::move(mlp));
@@ -309,6 +312,16 @@ Result<std::vector<ParameterGroupSpec>> layer_groups(const Layout& layout, const
   return groups;
 }
 
+// A checkpoint of Qwen3_5MoeForConditionalGeneration (or with a
+// text_config): its text model lives under model.language_model.
+bool multimodal_checkpoint(const ConfigFields& fields) {
+  if (fields.field("text_config") != nullptr) return true;
+  const json* architectures = fields.field("architectures");
+  return architectures != nullptr && architectures->is_array() && !architectures->empty() &&
+         (*architectures)[0].is_string() &&
+         (*architectures)[0].get<std::string>().ends_with("ForConditionalGeneration");
+}
+
 Result<FamilyGroups> describe_qwen_moe(const ConfigFields& fields, const WeightIndex& index,
                                        Variant variant) {
   EREDU_TRY(nested, fields.optional_section("text_config"));
@@ -318,7 +331,8 @@ Result<FamilyGroups> describe_qwen_moe(const ConfigFields& fields, const WeightI
   // Qwen3.5's multimodal checkpoints keep the text model under
   // model.language_model.
   const std::string text_model = "model.language_model.";
-  if (variant == Variant::Qwen3_5Moe && index.contains(text_model + "embed_tokens.weight")) {
+  if (variant == Variant::Qwen3_5Moe &&
+      index.contains(text_model + "embed_tokens.weight", multimodal_checkpoint(fields))) {
     outline.embedding = text_model + "embed_tokens.weight";
     outline.layer_prefix = text_model + "layers.";
     outline.final_norms = {text_model + "norm.weight"};

@@ -6,13 +6,26 @@
 #include <algorithm>
 #include <array>
 #include <filesystem>
+#include <limits>
 
 #include "describe/json_file.hpp"
 
 namespace eredu {
 
-bool WeightIndex::contains(const std::string& name) const {
+bool WeightIndex::contains(const std::string& name, bool assumed) const {
+  if (config_only) return assumed;
   return std::binary_search(names.begin(), names.end(), name);
+}
+
+std::uint64_t WeightIndex::tensor_bound() const {
+  return config_only ? std::numeric_limits<std::uint64_t>::max() : names.size();
+}
+
+WeightIndex config_only_index() {
+  WeightIndex index;
+  index.file = "config.json";
+  index.config_only = true;
+  return index;
 }
 
 Result<WeightIndex> read_weight_index(const std::string& dir) {

@@ -12,15 +12,27 @@
 
 namespace eredu {
 
-/// `model.safetensors.index.json` or `pytorch_model.bin.index.json`.
+/// `model.safetensors.index.json` or `pytorch_model.bin.index.json`; or,
+/// for `--config-only`, no index at all (docs/describe.md, "Configuration
+/// only").
 struct WeightIndex {
   std::string file;                // the index file's name inside the folder
   std::vector<std::string> names;  // weight_map keys, sorted byte-wise
   std::uint64_t total_size = 0;    // metadata.total_size, bytes
+  bool config_only = false;        // no index: nothing is looked up or checked
 
-  /// True when `name` is a tensor of the index.
-  bool contains(const std::string& name) const;
+  /// True when `name` is a tensor of the index; without an index, `assumed`:
+  /// whether the family's reference implementation builds it from the
+  /// configuration.
+  bool contains(const std::string& name, bool assumed = false) const;
+  /// The index's tensor count, an upper bound for counts a configuration
+  /// declares; unbounded without an index.
+  std::uint64_t tensor_bound() const;
 };
+
+/// The index of a folder planned from config.json alone: config_only,
+/// file "config.json".
+WeightIndex config_only_index();
 
 /// Reads the folder's weight index, preferring the safetensors one. Errors:
 /// Io (neither index exists or it cannot be read); Parse (not JSON, no

@@ -111,6 +111,37 @@ class Failures(unittest.TestCase):
                       "model.qwen2_model.* (291 tensors), model.sam_model.* (179 tensors), "
                       "model.view_seperator (1 tensor)\n", result.stderr)
 
+    def test_config_only(self):
+        # Planned before a download: DeepSeek-R1's folder has config.json only.
+        r1 = model("deepseek-r1")
+        self.assert_error(run("describe", r1), 1, "EREDU_E_IO")
+        note = (f"note: {r1} described from config.json alone (--config-only): shapes and bytes "
+                "are not verified against a checkpoint\n")
+        described = run("describe", r1, "--config-only")
+        self.assertEqual(described.returncode, 0, described.stderr)
+        self.assertEqual(described.stderr, note)
+        self.assertEqual(json.loads(described.stdout)["model"],
+                         {"name": "deepseek-r1", "layers": 61, "experts": 256})
+        # 641 GiB of FP8 weights fit ten 80 GiB devices at TP 2 x PP 5, not nine.
+        fits = run("check", r1, "--config-only", "--tp", "2", "--pp", "5", "--device-budget",
+                   "80GiB")
+        self.assertEqual(fits.returncode, 0, fits.stderr)
+        self.assertEqual(fits.stderr, note)
+        self.assertIn("\ncoverage: ok (91992 tensors)\nglobal bytes: 688472104000 (641.19 GiB)\n",
+                      fits.stdout)
+        self.assertIn("\nfits: all 10 ranks; device peak 77833040480 bytes (72.49 GiB) of a "
+                      "85899345920-byte budget (80.00 GiB)", fits.stdout)
+        nine = run("check", r1, "--config-only", "--tp", "3", "--pp", "3", "--device-budget",
+                   "80GiB")
+        self.assertEqual(nine.returncode, 3)
+        self.assertIn("\ndoes not fit: 2 of 9 ranks\n", nine.stdout)
+        # Kimi K2 Mini's index is refused; its config plans at TP 4 x EP 4.
+        kimi = run("check", model("kimi-k2-mini-deepseekv3-fp8"), "--config-only", "--tp", "4",
+                   "--ep", "4")
+        self.assertEqual(kimi.returncode, 0, kimi.stderr)
+        self.assertIn("\ncoverage: ok (2599 tensors)\n", kimi.stdout)
+        self.assertEqual(run("fit", "--groups", ATTENTION, "--config-only").returncode, 2)
+
     def test_missing_model_folder_is_exit_1(self):
         self.assert_error(run("check", "/nonexistent/model"), 1, "EREDU_E_IO")
 
