@@ -206,7 +206,10 @@ std::string error_line(const Error& error) {
 }
 
 /// `inputs/models/<model>.groups.json` of every model folder the describer
-/// accepts; the others are named on stderr (a case using one then fails).
+/// accepts, and `<model>.config-only.groups.json` of a folder whose index the
+/// checkpoint check refuses (described from config.json alone, so its family
+/// has vectors); the others are named on stderr (a case using one then
+/// fails).
 std::map<std::string, std::string> describe_models(const fs::path& models) {
   std::map<std::string, std::string> described;
   std::set<fs::path> folders;
@@ -215,11 +218,16 @@ std::map<std::string, std::string> describe_models(const fs::path& models) {
   }
   for (const fs::path& folder : folders) {
     auto model = describe_model_dir(folder.string());
-    const std::string path = "inputs/models/" + folder.filename().string() + ".groups.json";
+    const std::string path = "inputs/models/" + folder.filename().string();
     if (model) {
-      described[path] = groups_to_json(*model.value());
-    } else {
-      std::cerr << "note: not described: " << error_line(model.error());
+      described[path + ".groups.json"] = groups_to_json(*model.value());
+      continue;
+    }
+    std::cerr << "note: not described: " << error_line(model.error());
+    if (model.error().code != Status::CheckpointMismatch) continue;
+    auto from_config = describe_model_dir(folder.string(), DescribeOptions{std::nullopt, true});
+    if (from_config) {
+      described[path + ".config-only.groups.json"] = groups_to_json(*from_config.value());
     }
   }
   return described;
