@@ -8,12 +8,15 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "describe/describe.hpp"
 #include "model_folders.hpp"
+#include "topology/topology.hpp"
+#include "world/world.hpp"
 
 namespace eredu::test {
 
@@ -50,6 +53,28 @@ struct EditedFolder {
   }
   std::string file() const { return folder.str() + "/config.json"; }
 };
+
+/// The topology tp × pp × ep × 1; the test stops when it is not one.
+inline ParallelTopology topology(std::uint64_t tp, std::uint64_t pp = 1, std::uint64_t ep = 1) {
+  auto created = ParallelTopology::create(tp, pp, ep, 1);
+  REQUIRE(created.has_value());
+  return created.value();
+}
+
+/// Plans every rank of each (tp, pp, ep) of `sizes` under require: the
+/// coverage proof holds and rank 0 reports the model's global bytes.
+inline void check_coverage(const std::shared_ptr<const ModelDescription>& model,
+                           const std::vector<std::array<std::uint64_t, 3>>& sizes) {
+  for (const auto& [tp, pp, ep] : sizes) {
+    CAPTURE(tp);
+    CAPTURE(pp);
+    CAPTURE(ep);
+    auto world = plan_world(model, topology(tp, pp, ep), ShardingPolicy::Require);
+    REQUIRE_MESSAGE(world.has_value(), world.error().message);
+    CHECK(world.value().coverage_ok());
+    CHECK(world.value().ranks[0].totals.global_bytes == model->global_bytes());
+  }
+}
 
 /// The group of `model` whose logical name is `name`; the test stops when
 /// there is none.

@@ -26,11 +26,7 @@ using Shape = std::vector<std::uint64_t>;
 constexpr const char* kKimi = "kimi-k2-mini-deepseekv3-fp8";
 constexpr std::uint64_t kDescribedBytes = 23738431680;
 
-ParallelTopology topology(std::uint64_t tp, std::uint64_t pp, std::uint64_t ep) {
-  auto created = ParallelTopology::create(tp, pp, ep, 1);
-  REQUIRE(created.has_value());
-  return created.value();
-}
+using test::topology;
 
 // kimi with metadata.total_size set to the bytes its tensors have.
 std::shared_ptr<const ModelDescription> kimi() {
@@ -170,15 +166,7 @@ TEST_CASE("kimi: coverage at TP 1/2/4/8/16, PP 2, EP 2/4/8 with TP 2; the sizes 
   const std::vector<std::array<std::uint64_t, 3>> sizes{{1, 1, 1},  {2, 1, 1}, {4, 1, 1}, {8, 1, 1},
                                                         {16, 1, 1}, {2, 2, 1}, {2, 1, 2}, {2, 1, 4},
                                                         {2, 1, 8},  {4, 1, 4}};
-  for (const auto& [tp, pp, ep] : sizes) {
-    CAPTURE(tp);
-    CAPTURE(pp);
-    CAPTURE(ep);
-    auto world = plan_world(model, topology(tp, pp, ep), ShardingPolicy::Require);
-    REQUIRE_MESSAGE(world.has_value(), world.error().message);
-    CHECK(world.value().coverage_ok());
-    CHECK(world.value().ranks[0].totals.global_bytes == kDescribedBytes);
-  }
+  test::check_coverage(model, sizes);
   auto heads = plan_rank(model, topology(32, 1, 1), 0, ShardingPolicy::Require);
   REQUIRE_FALSE(heads);
   CHECK(heads.error().code == Status::InvalidTensor);

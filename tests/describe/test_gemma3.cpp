@@ -22,11 +22,7 @@ using test::EditedFolder;
 constexpr const char* kGemma = "medgemma-27b-gemma3";
 constexpr std::uint64_t kBytes = 54864813280u;
 
-ParallelTopology topology(std::uint64_t tp, std::uint64_t pp = 1) {
-  auto created = ParallelTopology::create(tp, pp, 1, 1);
-  REQUIRE(created.has_value());
-  return created.value();
-}
+using test::topology;
 
 TEST_CASE("gemma3: every index tensor described once, bytes equal total_size") {
   const auto model = test::describe(kGemma);

@@ -23,11 +23,7 @@ using test::EditedFolder;
 constexpr const char* kPythia = "pythia-1.4b-oasst-rm-gptneox";
 constexpr std::uint64_t kBytes = 5246377988u;
 
-ParallelTopology topology(std::uint64_t tp, std::uint64_t pp = 1) {
-  auto created = ParallelTopology::create(tp, pp, 1, 1);
-  REQUIRE(created.has_value());
-  return created.value();
-}
+using test::topology;
 
 TEST_CASE("gpt_neox reward model: every index tensor described once, bytes equal total_size") {
   const auto model = test::describe(kPythia);

@@ -23,11 +23,7 @@ using Shape = std::vector<std::uint64_t>;
 
 constexpr const char* kGranite = "granite-3.1-1b-a400m-granitemoe";
 
-ParallelTopology topology(std::uint64_t tp, std::uint64_t pp, std::uint64_t ep) {
-  auto created = ParallelTopology::create(tp, pp, ep, 1);
-  REQUIRE(created.has_value());
-  return created.value();
-}
+using test::topology;
 
 TEST_CASE("granitemoe: every index tensor described once, bytes equal total_size") {
   const auto model = test::describe(kGranite);
@@ -108,15 +104,7 @@ TEST_CASE("granitemoe: coverage at TP 1/2/4/8/16, PP 2, EP 2/4/8 with TP 2; refu
   const std::vector<std::array<std::uint64_t, 3>> sizes{{1, 1, 1}, {2, 1, 1},  {4, 1, 1},
                                                         {8, 1, 1}, {16, 1, 1}, {2, 2, 1},
                                                         {2, 1, 2}, {2, 1, 4},  {2, 1, 8}};
-  for (const auto& [tp, pp, ep] : sizes) {
-    CAPTURE(tp);
-    CAPTURE(pp);
-    CAPTURE(ep);
-    auto world = plan_world(model, topology(tp, pp, ep), ShardingPolicy::Require);
-    REQUIRE_MESSAGE(world.has_value(), world.error().message);
-    CHECK(world.value().coverage_ok());
-    CHECK(world.value().ranks[0].totals.global_bytes == 5338513408u);
-  }
+  test::check_coverage(model, sizes);
   auto experts = plan_world(model, topology(1, 1, 64), ShardingPolicy::Require);
   REQUIRE_FALSE(experts);
   CHECK(experts.error().code == Status::EmptyPartition);

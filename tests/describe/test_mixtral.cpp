@@ -19,11 +19,7 @@ using Shape = std::vector<std::uint64_t>;
 
 constexpr const char* kMixtral = "mixtral-8x7b-dolphin-2.5";
 
-ParallelTopology topology(std::uint64_t tp, std::uint64_t pp, std::uint64_t ep) {
-  auto created = ParallelTopology::create(tp, pp, ep, 1);
-  REQUIRE(created.has_value());
-  return created.value();
-}
+using test::topology;
 
 TEST_CASE("mixtral: every index tensor described once, bytes equal total_size") {
   const auto model = test::describe(kMixtral);
@@ -97,14 +93,7 @@ TEST_CASE("mixtral: coverage at TP 1/2/4/8, PP 2, EP 2/4/8 with TP 2; EP 16 is r
   const auto model = test::describe(kMixtral);
   const std::vector<std::array<std::uint64_t, 3>> sizes{{1, 1, 1}, {2, 1, 1}, {4, 1, 1}, {8, 1, 1},
                                                         {2, 2, 1}, {2, 1, 2}, {2, 1, 4}, {2, 1, 8}};
-  for (const auto& [tp, pp, ep] : sizes) {
-    CAPTURE(tp);
-    CAPTURE(pp);
-    CAPTURE(ep);
-    auto world = plan_world(model, topology(tp, pp, ep), ShardingPolicy::Require);
-    REQUIRE_MESSAGE(world.has_value(), world.error().message);
-    CHECK(world.value().coverage_ok());
-  }
+  test::check_coverage(model, sizes);
   auto refused = plan_world(model, topology(1, 1, 16), ShardingPolicy::Require);
   REQUIRE_FALSE(refused);
   CHECK(refused.error().code == Status::EmptyPartition);

@@ -22,11 +22,7 @@ using test::EditedFolder;
 constexpr const char* kQwen = "qwen1-72b";
 constexpr std::uint64_t kBytes = 144575840256u;
 
-ParallelTopology topology(std::uint64_t tp, std::uint64_t pp = 1) {
-  auto created = ParallelTopology::create(tp, pp, 1, 1);
-  REQUIRE(created.has_value());
-  return created.value();
-}
+using test::topology;
 
 TEST_CASE("qwen: every index tensor described once, bytes equal total_size") {
   const auto model = test::describe(kQwen);

@@ -22,11 +22,7 @@ using test::EditedFolder;
 constexpr const char* kOlmocr = "olmocr-7b-qwen2-vl";
 constexpr std::uint64_t kBytes = 16582751232u;
 
-ParallelTopology topology(std::uint64_t tp, std::uint64_t pp = 1) {
-  auto created = ParallelTopology::create(tp, pp, 1, 1);
-  REQUIRE(created.has_value());
-  return created.value();
-}
+using test::topology;
 
 TEST_CASE("qwen2_vl: every index tensor described once, bytes equal total_size") {
   const auto model = test::describe(kOlmocr);

@@ -35,11 +35,7 @@ std::string layer(std::uint64_t index) {
   return fmt::format("model.language_model.layers.{}.", index);
 }
 
-ParallelTopology topology(std::uint64_t tp, std::uint64_t pp, std::uint64_t ep) {
-  auto created = ParallelTopology::create(tp, pp, ep, 1);
-  REQUIRE(created.has_value());
-  return created.value();
-}
+using test::topology;
 
 const LocalTensorLayout& tensor(const LocalModelLayout& layout, const std::string& target) {
   const LocalTensorLayout* found = layout.tensor(target);

@@ -202,12 +202,6 @@ void qwen3_5_moe(Folder& out) {
   out.index = tensors.index();
 }
 
-ParallelTopology topology(std::uint64_t tp, std::uint64_t ep) {
-  auto created = ParallelTopology::create(tp, 1, ep, 1);
-  REQUIRE(created.has_value());
-  return created.value();
-}
-
 const LocalTensorLayout& tensor(const LocalModelLayout& layout, const std::string& target) {
   const LocalTensorLayout* found = layout.tensor(target);
   REQUIRE_MESSAGE(found != nullptr, target);
@@ -281,12 +275,12 @@ TEST_CASE("qwen2_moe: routed experts, a shared expert, a dense layer from mlp_on
 
   // TP 2 × EP 2: expert rank e holds experts [2e, 2e + 2) of each MoE layer;
   // every rank holds its half of the shared expert and of the dense MLP.
-  auto world = plan_world(model, topology(2, 2), ShardingPolicy::Require);
+  auto world = plan_world(model, test::topology(2, 1, 2), ShardingPolicy::Require);
   REQUIRE_MESSAGE(world.has_value(), world.error().message);
   CHECK(world.value().coverage_ok());
   for (std::uint64_t rank = 0; rank < 4; ++rank) {
     CAPTURE(rank);
-    auto layout = plan_rank(model, topology(2, 2), rank, ShardingPolicy::Require);
+    auto layout = plan_rank(model, test::topology(2, 1, 2), rank, ShardingPolicy::Require);
     REQUIRE(layout.has_value());
     const std::uint64_t e = layout.value().coordinates.expert;
     const std::uint64_t t = layout.value().coordinates.tensor;
@@ -344,7 +338,7 @@ TEST_CASE("qwen3_moe: no shared expert, decoder_sparse_step, q_norm / k_norm") {
                                  "model.layers.3.post_attention_layernorm.weight",
                                  "model.layers.3.self_attn.q_norm.weight",
                                  "model.layers.3.self_attn.k_norm.weight"});
-  auto world = plan_world(model, topology(2, 2), ShardingPolicy::Require);
+  auto world = plan_world(model, test::topology(2, 1, 2), ShardingPolicy::Require);
   REQUIRE_MESSAGE(world.has_value(), world.error().message);
   CHECK(world.value().coverage_ok());
 
@@ -410,7 +404,7 @@ TEST_CASE("qwen3_5_moe: text_config, model.language_model., Gated DeltaNet and g
 
   // TP 2, tensor rank 1: key head 1 with value heads 2 and 3, of every
   // segment; query heads 2 and 3 with their gates.
-  auto layout = plan_rank(model, topology(2, 1), 1, ShardingPolicy::Require);
+  auto layout = plan_rank(model, test::topology(2, 1, 1), 1, ShardingPolicy::Require);
   REQUIRE_MESSAGE(layout.has_value(), layout.error().message);
   const std::vector<IndexRange> runs{{8, 16}, {24, 32}, {48, 64}};
   CHECK(tensor(layout.value(), l0 + "linear_attn.in_proj_qkv.weight").placement ==
@@ -432,7 +426,7 @@ TEST_CASE("qwen3_5_moe: text_config, model.language_model., Gated DeltaNet and g
         TensorPlacement::range(0, 64, 128));
   CHECK(tensor(layout.value(), l1 + "self_attn.o_proj.weight").placement ==
         TensorPlacement::range(1, 32, 64));
-  auto world = plan_world(model, topology(2, 2), ShardingPolicy::Require);
+  auto world = plan_world(model, test::topology(2, 1, 2), ShardingPolicy::Require);
   REQUIRE_MESSAGE(world.has_value(), world.error().message);
   CHECK(world.value().coverage_ok());
 }
