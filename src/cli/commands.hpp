@@ -26,6 +26,11 @@ Result<int> run_describe(const DescribeArgs& args);
 Result<int> run_check(const CheckArgs& args);
 Result<int> run_fit(const FitArgs& args);
 
+/// `eredu read-plan`: describes MODEL (or loads --groups), opens its
+/// checkpoint, plans one rank or every rank and prints each one's read plan
+/// (a table, eredu.readplan.v1, or a JSON array of them with --all-ranks).
+Result<int> run_read_plan(const ReadPlanArgs& args);
+
 /// `eredu residency`: validates an eredu.residency.v1 policy (a file, or -
 /// for stdin) and prints the configuration it derives.
 Result<int> run_residency(const ResidencyArgs& args);

@@ -31,7 +31,7 @@ Result<std::shared_ptr<const ModelDescription>> load_description(const std::stri
 
 Result<std::shared_ptr<const ModelDescription>> describe_folder(
     const std::string& dir, std::optional<std::uint64_t> pad_vocab, bool config_only) {
-  EREDU_TRY(model, describe_model_dir(dir, DescribeOptions{pad_vocab, config_only}));
+  EREDU_TRY(model, describe_model(dir, DescribeOptions{pad_vocab, config_only}));
   if (config_only) {
     std::fprintf(stderr,
                  "note: %s described from config.json alone (--config-only): shapes and bytes are "

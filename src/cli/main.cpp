@@ -154,8 +154,8 @@ int run(int argc, char** argv) {
 
   DescribeArgs describe;
   CLI::App* describe_command =
-      app.add_subcommand("describe", "describe a llama-style model folder as eredu.groups.v1");
-  describe_command->add_option("MODEL_DIR", describe.model_dir, "folder with config.json")
+      app.add_subcommand("describe", "describe a model folder or GGUF file as eredu.groups.v1");
+  describe_command->add_option("MODEL", describe.model_dir, "folder with config.json, or .gguf")
       ->required();
   add_pad_vocab_flag(*describe_command, describe.pad_vocab);
   add_config_only_flag(*describe_command, describe.config_only);
@@ -194,6 +194,27 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"table", "json"}))
       ->default_val("table");
 
+  ReadPlanArgs read_plan;
+  CLI::App* read_plan_command =
+      app.add_subcommand("read-plan", "the byte extents of the checkpoint files each rank reads");
+  read_plan_command
+      ->add_option("MODEL", read_plan.model,
+                   "model folder with its shards, .gguf or .safetensors file")
+      ->required();
+  read_plan_command->add_option("--groups", read_plan.groups,
+                                "eredu.groups.v1 file describing MODEL's tensors");
+  add_topology_flags(*read_plan_command, read_plan.topology, true);
+  std::uint64_t read_rank = 0;
+  CLI::Option* read_rank_flag =
+      add_count(*read_plan_command, "--rank", read_rank, "the global rank to plan");
+  read_rank_flag->excludes(
+      read_plan_command->add_flag("--all-ranks", read_plan.all_ranks, "every rank"));
+  add_pad_vocab_flag(*read_plan_command, read_plan.pad_vocab);
+  add_policy_flag(*read_plan_command, read_plan.policy);
+  read_plan_command->add_option("--format", read_plan.format, "table | json")
+      ->check(CLI::IsMember({"table", "json"}))
+      ->default_val("table");
+
   ResidencyArgs residency;
   CLI::App* residency_command = app.add_subcommand(
       "residency", "validate an eredu.residency.v1 weight-residency policy, print what it derives");
@@ -211,6 +232,10 @@ int run(int argc, char** argv) {
     return report_error({Status::InvalidArgument, "plan needs --rank R or --all-ranks"}, json);
   }
   if (rank_flag->count() > 0) plan.rank = rank;
+  if (*read_plan_command && read_rank_flag->count() == 0 && !read_plan.all_ranks) {
+    return report_error({Status::InvalidArgument, "read-plan needs --rank R or --all-ranks"}, json);
+  }
+  if (read_rank_flag->count() > 0) read_plan.rank = read_rank;
   if (*fit_command && !fit.model_dir && !fit.groups) {
     return report_error({Status::InvalidArgument, "fit needs MODEL_DIR or --groups FILE"}, json);
   }
@@ -220,6 +245,7 @@ int run(int argc, char** argv) {
   Result<int> status = *plan_command        ? run_plan(plan)
                        : *describe_command  ? run_describe(describe)
                        : *residency_command ? run_residency(residency)
+                       : *read_plan_command ? run_read_plan(read_plan)
                        : *fit_command       ? run_fit(fit)
                                             : run_check(check);
   if (!status) return report_error(status.error(), json);

@@ -81,6 +81,18 @@ struct FitArgs {
   std::string format = "table";
 };
 
+/// `eredu read-plan`.
+struct ReadPlanArgs {
+  std::string model;                  // a model folder or file: the checkpoint
+  std::optional<std::string> groups;  // --groups FILE: the description, else MODEL's
+  TopologyFlags topology;
+  std::optional<std::uint64_t> rank;
+  bool all_ranks = false;
+  std::optional<std::uint64_t> pad_vocab;  // --pad-vocab M
+  std::string policy = "require";
+  std::string format = "table";
+};
+
 /// `eredu residency`.
 struct ResidencyArgs {
   std::string policy;  // a file, or "-" for standard input

@@ -9,11 +9,14 @@
 #include <string_view>
 #include <utility>
 
+#include "checkpoint/open.hpp"
 #include "core/text.hpp"
 #include "describe/checkpoint_check.hpp"
+#include "describe/checkpoint_headers.hpp"
 #include "describe/deepseek_family.hpp"
 #include "describe/falcon_family.hpp"
 #include "describe/gemma3_family.hpp"
+#include "describe/gguf_describe.hpp"
 #include "describe/gpt_neox_family.hpp"
 #include "describe/gpt_oss_family.hpp"
 #include "describe/granitemoe_family.hpp"
@@ -118,12 +121,25 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
       EREDU_TRY(refuse_quantization_config(config));
     }
   }
+  // The shards' headers, when they are on disk; a folder of metadata only
+  // is checked against its index alone.
+  std::optional<Checkpoint> checkpoint;
+  if (!options.config_only && has_checkpoint_files(dir)) {
+    EREDU_TRY(opened, open_checkpoint(dir));
+    checkpoint = std::move(opened);
+  }
   WeightIndex index = config_only_index();
-  if (!options.config_only) {
+  if (checkpoint && !has_weight_index(dir)) {
+    index = index_from_checkpoint(*checkpoint, "model.safetensors");
+  } else if (!options.config_only) {
     EREDU_TRY(read, read_weight_index(dir));
     index = std::move(read);
   }
   EREDU_TRY(described, family->describe(config, index));
+  if (checkpoint) {
+    EREDU_TRY(typed, adopt_stored_dtypes(std::move(described.groups), *checkpoint));
+    described.groups = std::move(typed);
+  }
   const std::string name = folder_name(dir);
   std::vector<ParameterGroupSpec> groups = std::move(described.groups);
   if (mlx) {
@@ -138,8 +154,20 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
   if (!options.config_only) {
     EREDU_TRY(check_checkpoint(*model, index));
   }
+  if (checkpoint) {
+    EREDU_TRY(check_stored_shapes(*model, *checkpoint));
+  }
   if (options.vocab_pad_multiple) return pad_vocabulary(*model, *options.vocab_pad_multiple);
   return model;
+}
+
+Result<std::shared_ptr<const ModelDescription>> describe_model(const std::string& path,
+                                                               const DescribeOptions& options) {
+  std::error_code ignored;
+  if (!std::filesystem::is_directory(path, ignored) && is_gguf_file(path)) {
+    return describe_gguf(path, options);
+  }
+  return describe_model_dir(path, options);
 }
 
 }  // namespace eredu

@@ -45,7 +45,21 @@ struct DescribeOptions {
 /// described bytes != metadata.total_size), then the vocabulary padding
 /// (pad_vocabulary's errors). Thread-safe; reads the two files
 /// once.
+///
+/// When the checkpoint's shards are on disk (a folder with
+/// `model.safetensors` and no index, or an index naming shards that exist;
+/// not with `config_only`), their headers are read first (open_checkpoint's
+/// errors): without an index, the single file's tensors stand for one; a
+/// member whose stored tensor has its shape takes the stored dtype; after
+/// the checkpoint check, every described tensor must have its stored shape
+/// (CheckpointMismatch naming the tensor, both shapes and the file;
+/// docs/describe.md, "Checkpoint files").
 Result<std::shared_ptr<const ModelDescription>> describe_model_dir(
     const std::string& dir, const DescribeOptions& options = {});
+
+/// describe_gguf for a GGUF file (a regular file starting with `GGUF`),
+/// describe_model_dir for anything else (docs/describe.md).
+Result<std::shared_ptr<const ModelDescription>> describe_model(const std::string& path,
+                                                               const DescribeOptions& options = {});
 
 }  // namespace eredu

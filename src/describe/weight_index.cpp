@@ -28,9 +28,21 @@ WeightIndex config_only_index() {
   return index;
 }
 
+namespace {
+
+constexpr std::array<const char*, 2> kIndexFiles = {"model.safetensors.index.json",
+                                                    "pytorch_model.bin.index.json"};
+
+}  // namespace
+
+bool has_weight_index(const std::string& dir) {
+  std::error_code ignored;
+  return std::any_of(kIndexFiles.begin(), kIndexFiles.end(), [&](const char* name) {
+    return std::filesystem::exists(dir + "/" + name, ignored);
+  });
+}
+
 Result<WeightIndex> read_weight_index(const std::string& dir) {
-  constexpr std::array<const char*, 2> kIndexFiles = {"model.safetensors.index.json",
-                                                      "pytorch_model.bin.index.json"};
   WeightIndex index;
   for (const char* candidate : kIndexFiles) {
     std::error_code ignored;

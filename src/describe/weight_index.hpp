@@ -34,6 +34,9 @@ struct WeightIndex {
 /// file "config.json".
 WeightIndex config_only_index();
 
+/// True when the folder has a weight index file (either name).
+bool has_weight_index(const std::string& dir);
+
 /// Reads the folder's weight index, preferring the safetensors one. Errors:
 /// Io (neither index exists or it cannot be read); Parse (not JSON, no
 /// `weight_map` object, no integer `metadata.total_size`).
