@@ -60,6 +60,7 @@
 #ifndef EREDU_EREDU_H
 #define EREDU_EREDU_H
 
+#include <eredu/checkpoint.h>
 #include <eredu/common.h>
 #include <eredu/format.h>
 #include <eredu/group.h>

@@ -117,6 +117,10 @@ typedef struct eredu_dense_transfer_schedule eredu_dense_transfer_schedule;
 typedef struct eredu_load_request eredu_load_request;
 /** A runtime-owned layerwise model residency snapshot (eredu/layerwise_metadata.h). */
 typedef struct eredu_layerwise_model_metadata eredu_layerwise_model_metadata;
+/** An immutable table of a checkpoint's stored tensors (eredu/checkpoint.h). */
+typedef struct eredu_checkpoint eredu_checkpoint;
+/** An immutable read plan of one rank (eredu/checkpoint.h). */
+typedef struct eredu_read_plan eredu_read_plan;
 
 /**
  * Progress of a long call (eredu_plan_world_json, eredu_check_json): `done`
@@ -139,6 +143,10 @@ typedef struct eredu_plan_options eredu_plan_options;
 typedef struct eredu_layout_info eredu_layout_info;
 /** Every field of one planned tensor (eredu/layout.h). */
 typedef struct eredu_layout_tensor_info eredu_layout_tensor_info;
+/** How eredu_model_describe describes a model (eredu/checkpoint.h). */
+typedef struct eredu_describe_options eredu_describe_options;
+/** One tensor of a read plan (eredu/checkpoint.h). */
+typedef struct eredu_read_tensor_info eredu_read_tensor_info;
 /** Name, role, units, members and scope of a group (eredu/group.h). */
 typedef struct eredu_group_info eredu_group_info;
 

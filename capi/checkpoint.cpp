@@ -1,0 +1,191 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
+// eredu/checkpoint.h: describing a model from its files, checkpoints and
+// read plans.
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "checkpoint/open.hpp"
+#include "describe/describe.hpp"
+#include "firewall.hpp"
+#include "handles.hpp"
+#include "outputs.hpp"
+#include "readplan/read_plan.hpp"
+#include "readplan/read_plan_json.hpp"
+
+struct eredu_checkpoint {
+  eredu::Checkpoint checkpoint;
+};
+
+/// A read plan, with its extents in the C layout and its files' paths
+/// joined once, before the handle is published.
+struct eredu_read_plan {
+  eredu::ReadPlan plan;
+  std::vector<std::vector<eredu_read_extent>> extents;  // per tensor
+  std::vector<std::string> paths;                       // per file
+};
+
+namespace eredu::capi {
+namespace {
+
+Result<DescribeOptions> describe_options_argument(const eredu_describe_options* given) {
+  DescribeOptions options;
+  if (given == nullptr) return options;
+  EREDU_TRY(read, read_sized(given, SizedDefaults<eredu_describe_options>::value(), "options"));
+  EREDU_TRY(config_only, flag_argument(read.config_only, "options->config_only"));
+  options.config_only = config_only;
+  if (read.pad_vocab_multiple != 0) options.vocab_pad_multiple = read.pad_vocab_multiple;
+  return options;
+}
+
+std::unique_ptr<eredu_read_plan> make_read_plan_handle(ReadPlan planned) {
+  auto handle = std::make_unique<eredu_read_plan>();
+  for (const TensorReadPlan& tensor : planned.tensors) {
+    std::vector<eredu_read_extent>& extents = handle->extents.emplace_back();
+    for (const ReadExtent& extent : tensor.extents) {
+      extents.push_back({extent.file, extent.offset, extent.length, extent.count, extent.stride,
+                         extent.dest, extent.dest_stride});
+    }
+  }
+  for (const std::string& file : planned.files) {
+    handle->paths.push_back(planned.root.empty() ? file : planned.root + "/" + file);
+  }
+  handle->plan = std::move(planned);
+  return handle;
+}
+
+eredu_read_tensor_info read_tensor_info(const eredu_read_plan& handle, std::size_t index) {
+  const TensorReadPlan& tensor = handle.plan.tensors[index];
+  const std::vector<eredu_read_extent>& extents = handle.extents[index];
+  eredu_read_tensor_info info{};
+  info.target = tensor.target.c_str();
+  info.dtype = tensor.dtype.c_str();
+  info.local_shape = tensor.local_shape.empty() ? nullptr : tensor.local_shape.data();
+  info.ndim = tensor.local_shape.size();
+  info.local_bytes = tensor.local_bytes;
+  info.read_bytes = tensor.read_bytes;
+  info.padding_rows = tensor.padding_rows;
+  info.extents = extents.empty() ? nullptr : extents.data();
+  info.extent_count = extents.size();
+  return info;
+}
+
+}  // namespace
+}  // namespace eredu::capi
+
+using namespace eredu;
+using namespace eredu::capi;
+
+extern "C" {
+
+eredu_status eredu_describe_options_init(eredu_describe_options* options, size_t size,
+                                         eredu_error** error) {
+  return init_sized(options, size, "options", error);
+}
+
+eredu_status eredu_model_describe(const char* path, const eredu_describe_options* options,
+                                  eredu_model** out, eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(where, text_argument(path, "path"));
+        EREDU_TRY(describe, describe_options_argument(options));
+        EREDU_TRY(require(out, "out"));
+        EREDU_TRY(description, describe_model(std::string(where), describe));
+        *out = new eredu_model{std::move(description)};
+        return outcome::success();
+      },
+      out);
+}
+
+eredu_status eredu_checkpoint_open(const char* path, eredu_checkpoint** out, eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(where, text_argument(path, "path"));
+        EREDU_TRY(require(out, "out"));
+        EREDU_TRY(checkpoint, open_checkpoint(std::string(where)));
+        *out = new eredu_checkpoint{std::move(checkpoint)};
+        return outcome::success();
+      },
+      out);
+}
+
+void eredu_checkpoint_free(eredu_checkpoint* checkpoint) { delete checkpoint; }
+
+size_t eredu_checkpoint_tensor_count(const eredu_checkpoint* checkpoint) {
+  return checkpoint == nullptr ? 0 : checkpoint->checkpoint.tensors.size();
+}
+
+eredu_status eredu_read_plan_new(const eredu_layout* layout, const eredu_checkpoint* checkpoint,
+                                 eredu_read_plan** out, eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(layout, "layout"));
+        EREDU_TRY(require(checkpoint, "checkpoint"));
+        EREDU_TRY(require(out, "out"));
+        EREDU_TRY(plan, build_read_plan(layout->layout, checkpoint->checkpoint));
+        *out = make_read_plan_handle(std::move(plan)).release();
+        return outcome::success();
+      },
+      out);
+}
+
+void eredu_read_plan_free(eredu_read_plan* plan) { delete plan; }
+
+uint64_t eredu_read_plan_rank(const eredu_read_plan* plan) {
+  return plan == nullptr ? 0 : plan->plan.rank;
+}
+
+uint64_t eredu_read_plan_read_bytes(const eredu_read_plan* plan) {
+  return plan == nullptr ? 0 : plan->plan.read_bytes;
+}
+
+size_t eredu_read_plan_file_count(const eredu_read_plan* plan) {
+  return plan == nullptr ? 0 : plan->plan.files.size();
+}
+
+const char* eredu_read_plan_file(const eredu_read_plan* plan, size_t index) {
+  if (plan == nullptr || index >= plan->plan.files.size()) return nullptr;
+  return plan->plan.files[index].c_str();
+}
+
+const char* eredu_read_plan_file_path(const eredu_read_plan* plan, size_t index) {
+  if (plan == nullptr || index >= plan->paths.size()) return nullptr;
+  return plan->paths[index].c_str();
+}
+
+size_t eredu_read_plan_tensor_count(const eredu_read_plan* plan) {
+  return plan == nullptr ? 0 : plan->plan.tensors.size();
+}
+
+eredu_status eredu_read_plan_tensor_info(const eredu_read_plan* plan, size_t index,
+                                         eredu_read_tensor_info* out, eredu_error** error) {
+  return handle_call(
+      plan, "plan", error,
+      [&](const eredu_read_plan& handle) -> Result<void> {
+        EREDU_TRY(index_argument(index, handle.plan.tensors.size(), "tensor index"));
+        EREDU_TRY(sized_out(out, "out"));
+        write_sized(out, read_tensor_info(handle, index));
+        return outcome::success();
+      },
+      out);
+}
+
+eredu_status eredu_read_plan_to_json(const eredu_read_plan* plan, char** out, size_t* length,
+                                     eredu_error** error) {
+  return handle_call(
+      plan, "plan", error,
+      [&](const eredu_read_plan& handle) -> Result<void> {
+        EREDU_TRY(require(out, "out"));
+        return buffer_out(read_plan_to_json(handle.plan), out, length);
+      },
+      out, length);
+}
+
+}  // extern "C"
