@@ -3,6 +3,7 @@
 
 #include "checkpoint/gguf.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cstring>
 #include <limits>
@@ -231,6 +232,10 @@ std::optional<std::uint64_t> pad_to(std::uint64_t value, std::uint64_t alignment
 
 Result<void> GgufReader::place_tensors(GgufHeader& header) {
   const auto start = pad_to(cursor_.position(), header.alignment);
+  if (header.tensors.empty()) {  // nothing to place: no data section needed
+    header.data_start = std::min(start.value_or(file_.size()), file_.size());
+    return outcome::success();
+  }
   if (!start || *start > file_.size()) {
     return failf(Status::Parse, "{}: the data section would start past the end of the file",
                  file_.shown());

@@ -17,20 +17,14 @@ std::string shape_text(const std::vector<std::uint64_t>& shape) {
   return fmt::format("[{}]", fmt::join(shape, ", "));
 }
 
-// The member's stored tensor must have its shape, except that the
-// vocabulary-padded axis may be shorter, and an element of its size.
+// The member's stored tensor must have its shape and an element of its
+// dtype (a GGUF block type: U8, the packed form).
 Result<void> check_stored(const LocalTensorLayout& tensor, const CheckpointTensor& stored,
-                          const StoredShape& shape, std::optional<std::uint64_t> padded_axis) {
-  const std::vector<std::uint64_t>& member = tensor.global_shape();
-  bool same = member.size() == shape.shape.size();
-  for (std::size_t axis = 0; same && axis < member.size(); ++axis) {
-    same =
-        padded_axis == axis ? shape.shape[axis] <= member[axis] : shape.shape[axis] == member[axis];
-  }
-  if (!same) {
+                          const StoredShape& shape) {
+  if (shape.shape != tensor.global_shape()) {
     return failf(Status::CheckpointMismatch,
                  "tensor {}: the description has shape {}, the checkpoint stores {} of {}",
-                 debug_quoted(tensor.target()), shape_text(member), stored.type,
+                 debug_quoted(tensor.target()), shape_text(tensor.global_shape()), stored.type,
                  shape_text(shape.shape));
   }
   const std::optional<Dtype> dtype = tensor.member->dtype();
@@ -44,42 +38,38 @@ Result<void> check_stored(const LocalTensorLayout& tensor, const CheckpointTenso
   return outcome::success();
 }
 
-// The index ranges the rank holds on each axis, clamped to the stored
-// extent, and the rows past it.
+// The index ranges the rank reads on each axis: the placement's selection
+// on its axis, the expert range on the expert axis, the whole axis
+// elsewhere. Under vocabulary padding the local rows on the padded axis are
+// those read plus the padding rows, which come last.
 struct Selection {
   std::vector<std::vector<IndexRange>> axes;
-  std::uint64_t padding = 0;
 };
 
-Result<Selection> select(const LocalTensorLayout& tensor, const StoredShape& stored) {
+Result<Selection> select(const LocalTensorLayout& tensor) {
   const std::vector<std::uint64_t>& shape = tensor.global_shape();
   const TensorPlacement& placement = tensor.placement;
   const bool selects = placement.kind == PlacementKind::Shard ||
                        placement.kind == PlacementKind::Range ||
                        placement.kind == PlacementKind::Indices;
   const std::optional<std::uint64_t> expert_axis = tensor.member->sharding().expert_axis;
+  const std::uint64_t padded_axis = tensor.member->sharding().axis;
   Selection selection;
   for (std::uint64_t axis = 0; axis < shape.size(); ++axis) {
     std::vector<IndexRange> ranges{{0, shape[axis]}};
     if (selects && placement.axis == axis) ranges = selection_on_axis(placement, shape, axis);
     if (expert_axis == axis && tensor.expert_range) ranges = {*tensor.expert_range};
-    std::uint64_t held = 0;
-    std::vector<IndexRange> clamped;
+    std::uint64_t held = tensor.padding_rows != 0 && axis == padded_axis ? tensor.padding_rows : 0;
+    std::vector<IndexRange> nonempty;
     for (const IndexRange& range : ranges) {
       held += range.end - range.start;
-      const std::uint64_t end = std::min(range.end, stored.shape[axis]);
-      if (range.start < end) clamped.push_back({range.start, end});
-      if (range.end > end) selection.padding += range.end - std::max(range.start, end);
+      if (range.start < range.end) nonempty.push_back(range);
     }
     if (axis >= tensor.local_shape.size() || held != tensor.local_shape[axis]) {
       return failf(Status::Internal, "tensor {}: local shape {} disagrees with its selection",
                    debug_quoted(tensor.target()), shape_text(tensor.local_shape));
     }
-    selection.axes.push_back(std::move(clamped));
-  }
-  if (selection.padding != tensor.padding_rows) {
-    return failf(Status::Internal, "tensor {}: {} padding rows planned, {} selected",
-                 debug_quoted(tensor.target()), tensor.padding_rows, selection.padding);
+    selection.axes.push_back(std::move(nonempty));
   }
   return selection;
 }
@@ -195,14 +185,6 @@ class ExtentWriter {
   std::vector<ReadExtent> extents_;
 };
 
-// The vocabulary-padded axis of a member: its balanced axis in a padded group.
-std::optional<std::uint64_t> padded_axis(const LocalTensorLayout& tensor) {
-  if (!tensor.group->vocab_pad_multiple()) return std::nullopt;
-  const MemberSharding& sharding = tensor.member->sharding();
-  if (sharding.kind != ShardingKind::Balanced) return std::nullopt;
-  return sharding.axis;
-}
-
 }  // namespace
 
 Result<ReadPlan> build_read_plan(const LocalModelLayout& layout, const Checkpoint& checkpoint) {
@@ -220,8 +202,8 @@ Result<ReadPlan> build_read_plan(const LocalModelLayout& layout, const Checkpoin
                    layout.rank, debug_quoted(tensor.target()));
     }
     const StoredShape shape = stored_shape(*stored);
-    EREDU_TRY(check_stored(tensor, *stored, shape, padded_axis(tensor)));
-    EREDU_TRY(selection, select(tensor, shape));
+    EREDU_TRY(check_stored(tensor, *stored, shape));
+    EREDU_TRY(selection, select(tensor));
     auto [number, added] =
         file_numbers.try_emplace(stored->file, static_cast<std::uint32_t>(plan.files.size()));
     if (added) plan.files.push_back(checkpoint.files[stored->file]);

@@ -63,10 +63,11 @@ struct ReadPlan {
 /// of the selected axes outside it, where a run of consecutive outer rows
 /// is one strided extent. Omitted tensors are absent. Errors:
 /// CheckpointMismatch when a materialized tensor is not in the checkpoint,
-/// or its stored shape or element size disagrees with the member's (a
-/// vocabulary-padded axis may be shorter by the padding), naming the tensor
-/// and both; Internal when the layout's local shape disagrees with its
-/// selection. Pure; thread-safe.
+/// or its stored shape or element type disagrees with the member's (a GGUF
+/// block type stands for the member's packed U8 form), naming the tensor and
+/// both; Internal when the layout's local shape disagrees with its
+/// selection. Padding rows are left unread at the end of the padded axis.
+/// Pure; thread-safe.
 Result<ReadPlan> build_read_plan(const LocalModelLayout& layout, const Checkpoint& checkpoint);
 
 }  // namespace eredu
