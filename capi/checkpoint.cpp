@@ -16,6 +16,7 @@
 #include "outputs.hpp"
 #include "readplan/read_plan.hpp"
 #include "readplan/read_plan_json.hpp"
+#include "readplan/read_tensor.hpp"
 
 struct eredu_checkpoint {
   eredu::Checkpoint checkpoint;
@@ -175,6 +176,15 @@ eredu_status eredu_read_plan_tensor_info(const eredu_read_plan* plan, size_t ind
         return outcome::success();
       },
       out);
+}
+
+eredu_status eredu_read_plan_read_tensor(const eredu_read_plan* plan, size_t index, void* buffer,
+                                         size_t capacity, eredu_error** error) {
+  return handle_call(plan, "plan", error, [&](const eredu_read_plan& handle) -> Result<void> {
+    EREDU_TRY(require_array(buffer, capacity, "buffer"));
+    return read_tensor(handle.plan, index,
+                       std::span<char>(static_cast<char*>(buffer), buffer ? capacity : 0));
+  });
 }
 
 eredu_status eredu_read_plan_to_json(const eredu_read_plan* plan, char** out, size_t* length,

@@ -204,6 +204,26 @@ EREDU_API eredu_status eredu_read_plan_tensor_info(const eredu_read_plan *plan, 
                                                    eredu_error **error);
 
 /**
+ * Reads tensor `index` of the plan from its files into `buffer`: every
+ * extent's bytes and nothing else (docs/checkpoints.md, "Reading through a
+ * plan"); single extents with pread, strided ones copied from a read-only
+ * mapping of the span they cover. Padding rows and the bytes of `buffer`
+ * past the tensor's local_bytes are left as they were. Opens the files for
+ * the call and closes them before it returns.
+ * @param buffer   caller memory of `capacity` bytes, at least the tensor's
+ *                 local_bytes; may be partly written on failure.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan, a NULL buffer with a
+ *         non-zero capacity); EREDU_E_INVALID_ARGUMENT (index >= the tensor
+ *         count, capacity < local_bytes); EREDU_E_IO (a file that cannot be
+ *         opened or mapped, or that is shorter than the plan: it changed
+ *         since it was opened), naming the file.
+ * Thread-safe: tensors may be read concurrently from one plan.
+ */
+EREDU_API eredu_status eredu_read_plan_read_tensor(const eredu_read_plan *plan, size_t index,
+                                                   void *buffer, size_t capacity,
+                                                   eredu_error **error);
+
+/**
  * The plan as canonical eredu.readplan.v1 JSON (compact, one trailing
  * newline; docs/interchange.md, "eredu.readplan.v1").
  * @param out    receives a NUL-terminated buffer owned by the caller,

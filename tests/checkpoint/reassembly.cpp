@@ -13,6 +13,7 @@
 
 #include "plan/planner.hpp"
 #include "readplan/read_plan.hpp"
+#include "readplan/read_tensor.hpp"
 
 namespace eredu::test {
 namespace {
@@ -142,6 +143,11 @@ ReassemblyTotals check_reassembly(const std::shared_ptr<const ModelDescription>&
           totals.bytes_read += extent.length;
         }
       }
+      // read_tensor fills the same buffer (mapped rows for strided extents).
+      std::string through(read.local_bytes, '\0');
+      const std::size_t index = static_cast<std::size_t>(&read - plan.value().tensors.data());
+      REQUIRE(read_tensor(plan.value(), index, through));
+      CHECK(through == local);
       auto [entry, first] = tensors.try_emplace(read.target);
       if (first) {
         file_bytes[read.target] =

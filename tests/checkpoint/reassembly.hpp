@@ -24,7 +24,8 @@ struct ReassemblyTotals {
 
 /// Plans every rank of `topology` (tensor parallel only) for `model`,
 /// builds each rank's read plan over `checkpoint`, reads every extent with
-/// pread into the rank's local buffers and checks, failing the current
+/// pread into the rank's local buffers (and again with read_tensor) and
+/// checks, failing the current
 /// doctest case otherwise: no rank reads a byte twice or outside the
 /// tensor; each local buffer equals the file's bytes at the indices the
 /// layout selects (element by element, independently of the extents); and
