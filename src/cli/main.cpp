@@ -166,7 +166,8 @@ int run(int argc, char** argv) {
   CheckArgs check;
   CLI::App* check_command = app.add_subcommand(
       "check", "describe a model folder, plan every rank, verify coverage and admit each rank");
-  check_command->add_option("MODEL_DIR", check.model_dir, "folder with config.json")->required();
+  check_command->add_option("MODEL_DIR", check.model_dir, "folder with config.json, or .gguf")
+      ->required();
   add_topology_flags(*check_command, check.topology, false);
   add_pad_vocab_flag(*check_command, check.pad_vocab);
   add_config_only_flag(*check_command, check.config_only);
@@ -180,7 +181,7 @@ int run(int argc, char** argv) {
   CLI::App* fit_command = app.add_subcommand(
       "fit", "plan and admit every tensor x pipeline x expert topology up to a world size");
   CLI::Option* fit_dir =
-      fit_command->add_option("MODEL_DIR", fit.model_dir, "folder with config.json");
+      fit_command->add_option("MODEL_DIR", fit.model_dir, "folder with config.json, or .gguf");
   CLI::Option* fit_groups =
       fit_command->add_option("--groups", fit.groups, "eredu.groups.v1 file, or - for stdin");
   fit_dir->excludes(fit_groups);

@@ -6,8 +6,10 @@
 (docs/interchange.md). Usage: test_cli.py PATH_TO_EREDU (EREDU_SOURCE_ROOT set)."""
 
 import json
+import math
 import os
 import re
+import struct
 import subprocess
 import sys
 import tempfile
@@ -675,6 +677,107 @@ class Models(unittest.TestCase):
         version = run("--version")
         self.assertEqual(version.returncode, 0)
         self.assertRegex(version.stdout, r"^\d+\.\d+\.\d+\n$")
+
+
+FILES = os.path.join(ROOT, "examples", "files")
+STORIES = os.path.join(FILES, "stories260K.gguf")
+LORA = os.path.join(FILES, "gpt2-lora")
+
+
+class ReadPlans(unittest.TestCase):
+    def test_describe_gguf(self):
+        result = run("describe", STORIES)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        described = json.loads(result.stdout)
+        self.assertEqual(described["model"], {"name": "stories260K", "layers": 5})
+        attention = next(g for g in described["groups"] if g["name"] == "blk.0.attn")
+        self.assertEqual((attention["partition_units"], attention["query_units"]), (4, 8))
+        self.assertEqual(sum(len(g["members"]) for g in described["groups"]), 48)
+
+    def test_read_plan_json_rank_1_of_2(self):
+        result = run("read-plan", STORIES, "--tp", "2", "--rank", "1", "--format", "json")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        plan = json.loads(result.stdout)
+        self.assertEqual(list(plan), ["format", "model", "rank", "files", "tensors", "totals"])
+        self.assertEqual((plan["format"], plan["model"], plan["rank"]),
+                         ("eredu.readplan.v1", "stories260K", 1))
+        self.assertEqual(plan["files"], [STORIES])
+        self.assertEqual(plan["totals"], {"tensors": 48, "extents": 48, "read_bytes": 587008,
+                                          "local_bytes": 587008})
+        output = next(t for t in plan["tensors"] if t["target"] == "blk.0.attn_output.weight")
+        self.assertEqual(output, {
+            "target": "blk.0.attn_output.weight", "dtype": "F32", "local_shape": [64, 32],
+            "local_bytes": 8192, "read_bytes": 8192, "padding_rows": 0,
+            "extents": [{"file": 0, "offset": 309472, "length": 128, "count": 64, "stride": 256,
+                         "dest": 0, "dest_stride": 128}]})
+        self.assertTrue(result.stdout.endswith("}\n"))
+
+    def test_read_plan_all_ranks_is_an_array(self):
+        result = run("read-plan", STORIES, "--tp", "4", "--all-ranks", "--format", "json")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        plans = json.loads(result.stdout)
+        self.assertEqual([p["rank"] for p in plans], [0, 1, 2, 3])
+        self.assertEqual([p["totals"]["read_bytes"] for p in plans], [294912] * 4)
+
+    def test_read_plan_table(self):
+        result = run("read-plan", STORIES, "--tp", "2", "--rank", "0")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        lines = result.stdout.splitlines()
+        self.assertEqual(lines[0], "rank 0 of 2: 48 tensors, 48 extents, reads 573.25 KiB into "
+                                   "573.25 KiB from 1 file")
+        row = next(line for line in lines if line.startswith("blk.0.attn_output.weight"))
+        self.assertTrue(row.endswith("0@309344+128x64/256"), row)
+
+    def test_read_plan_with_groups_for_the_lora_adapter(self):
+        result = run("read-plan", os.path.join(LORA, "adapter_model.safetensors"),
+                     "--groups", os.path.join(LORA, "adapter.groups.json"),
+                     "--tp", "4", "--rank", "1", "--format", "json")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        plan = json.loads(result.stdout)
+        lora_b = next(t for t in plan["tensors"]
+                      if t["target"] == "base_model.model.transformer.h.0.attn.c_attn.lora_B.weight")
+        # Heads 3-5 of each of q, k and v: three runs of 192 rows.
+        self.assertEqual([(e["offset"], e["length"]) for e in lora_b["extents"]],
+                         [(39792, 6144), (64368, 6144), (88944, 6144)])
+
+    def test_read_plan_errors(self):
+        self.assertEqual(run("read-plan", STORIES, "--tp", "2").returncode, 2)
+        mismatch = run("read-plan", os.path.join(LORA, "adapter_model.safetensors"),
+                       "--groups", os.path.join(DATA, "attention.groups.json"), "--rank", "0")
+        self.assertEqual(mismatch.returncode, 2)
+        self.assertRegex(mismatch.stderr, r"^error\[EREDU_E_CHECKPOINT_MISMATCH\]: rank 0 "
+                                          r"materializes tensor .*, which the checkpoint does not hold\n$")
+        missing = run("read-plan", "/nonexistent.gguf", "--rank", "0")
+        self.assertEqual(missing.returncode, 1)
+
+    def test_describe_a_folder_with_config_and_model_safetensors(self):
+        config = {"model_type": "llama", "hidden_size": 64, "intermediate_size": 172,
+                  "num_attention_heads": 8, "num_key_value_heads": 4, "num_hidden_layers": 5,
+                  "vocab_size": 512, "tie_word_embeddings": False, "torch_dtype": "float32"}
+        with tempfile.TemporaryDirectory() as folder:
+            with open(os.path.join(folder, "config.json"), "w", encoding="utf-8") as f:
+                json.dump(config, f)
+            self.assertEqual(run("describe", folder).returncode, 1)  # no checkpoint yet
+            groups = json.loads(run("describe", folder, "--config-only").stdout)["groups"]
+            members = [m for g in groups for m in g["members"]]
+            header, offset = {}, 0
+            for member in members:
+                size = 4 * math.prod(member["shape"])
+                header[member["target"]] = {"dtype": "F32", "shape": member["shape"],
+                                            "data_offsets": [offset, offset + size]}
+                offset += size
+            text = json.dumps(header).encode()
+            with open(os.path.join(folder, "model.safetensors"), "wb") as f:
+                f.write(struct.pack("<Q", len(text)) + text + bytes(offset))
+            result = run("describe", folder)
+            self.assertEqual(result.returncode, 0, result.stderr)
+            self.assertEqual(sum(len(g["members"]) for g in json.loads(result.stdout)["groups"]),
+                             48)
+            self.assertEqual(result.stderr, "")
+            plan = json.loads(run("read-plan", folder, "--tp", "2", "--rank", "0",
+                                  "--format", "json").stdout)
+            self.assertEqual(plan["files"], ["model.safetensors"])
+            self.assertEqual(plan["totals"]["read_bytes"], 587008)
 
 
 class Admission(unittest.TestCase):
