@@ -170,6 +170,15 @@ class Plans(unittest.TestCase):
         self.assertEqual(result.stdout, expected("attention.tp2.rank1.layout.json"))
         self.assertEqual(result.stderr, "")
 
+    def test_read_plan_json_is_exact(self):
+        # The bindings compare their read plans with this file. The plan
+        # names the file as given: run at the repository root.
+        result = subprocess.run([EREDU, "read-plan", "examples/files/stories260K.gguf", "--tp", "2",
+                                 "--rank", "1", "--format", "json"],
+                                cwd=ROOT, capture_output=True, text=True, check=False)
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout, expected("stories260K.tp2.rank1.readplan.json"))
+
     def test_plan_from_stdin(self):
         result = run("plan", "--groups", "-", "--tp", "2", "--rank", "1", "--format", "json",
                      stdin=expected("attention.groups.json"))
