@@ -4,8 +4,10 @@
 """A small reader of the public C headers (include/eredu/*.h), shared by the
 generators (generate_capi.py, generate_status.py) and the tests: every
 `EREDU_API` function (name, return type, parameters), every transparent
-struct (fields in order), the scalar and function-pointer typedefs, the
-opaque handle types and every integer `#define`.
+struct (fields in order; sized structs and the plain ones defined with their
+typedef, `typedef struct eredu_x {...} eredu_x;`), the scalar and
+function-pointer typedefs, the opaque handle types and every integer
+`#define`.
 
 It understands the header style of include/eredu (plain C99, one
 declaration per `EREDU_API`, scalar typedefs, function-pointer typedefs of
@@ -23,11 +25,13 @@ _COMMENT = re.compile(r"/\*.*?\*/|//[^\n]*", re.S)
 _DEPRECATED = re.compile(r'EREDU_DEPRECATED\s*\((?:[^()"]|"(?:[^"\\]|\\.)*")*\)')
 _FUNCTION = re.compile(
     r"EREDU_API\s+(?P<ret>[^;]*?)\b(?P<name>eredu_\w+)\s*\((?P<params>[^;]*)\)\s*;")
-_STRUCT = re.compile(r"struct\s+(?P<name>eredu_\w+)\s*\{(?P<body>.*?)\}\s*;", re.S)
+_STRUCT = re.compile(
+    r"\bstruct\s+(?P<name>eredu_\w+)\s*\{(?P<body>[^{}]*)\}\s*(?P<alias>eredu_\w+)?\s*;")
 _SCALAR_TYPEDEF = re.compile(r"\btypedef\s+(?P<base>\w+)\s+(?P<name>eredu_\w+)\s*;")
 _CALLBACK_TYPEDEF = re.compile(
     r"\btypedef\s+(?P<ret>[^;()]*?)\(\s*\*\s*(?P<name>eredu_\w+)\s*\)\s*\((?P<params>[^;]*)\)\s*;")
-_STRUCT_TYPEDEF = re.compile(r"\btypedef\s+struct\s+(?P<tag>eredu_\w+)\s+(?P<name>eredu_\w+)\s*;")
+_STRUCT_TYPEDEF = re.compile(
+    r"\btypedef\s+struct\s+(?P<tag>eredu_\w+)\s*(?:\{[^{}]*\}\s*)?(?P<name>eredu_\w+)\s*;")
 _DEFINE = re.compile(r"^#define\s+(EREDU_\w+)\s+(-?\d+)\s*$", re.M)
 
 
@@ -94,6 +98,9 @@ def structs(paths=None):
     result = {}
     for path in header_paths() if paths is None else paths:
         for match in _STRUCT.finditer(_text(path)):
+            if match.group("alias") not in (None, match.group("name")):
+                raise ValueError(f"typedef struct {match.group('name')} {{...}} "
+                                 f"{match.group('alias')}: the tag and the name differ")
             fields = [part for part in match.group("body").split(";") if part.strip()]
             result[match.group("name")] = [_split_declaration(field) for field in fields]
     return result
@@ -120,8 +127,9 @@ def callback_typedefs():
 
 
 def struct_typedefs():
-    """[name] of every `typedef struct eredu_x eredu_x;`, in order: the
-    opaque handles and the transparent structs."""
+    """[name] of every `typedef struct eredu_x eredu_x;` and `typedef struct
+    eredu_x {...} eredu_x;`, in order: the opaque handles and the
+    transparent structs."""
     names = []
     for path in header_paths():
         for match in _STRUCT_TYPEDEF.finditer(_text(path)):

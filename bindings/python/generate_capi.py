@@ -18,7 +18,9 @@ What the module holds, and the C-to-ctypes rules it follows:
 - every function-pointer typedef as a ctypes.CFUNCTYPE;
 - an empty ctypes.Structure per opaque handle type, so that ctypes refuses
   a model where a layout is expected;
-- a ctypes.Structure per transparent struct, fields in header order;
+- a ctypes.Structure per transparent struct, fields in header order: a
+  sized struct (docs/abi.md) starts with `uint32_t struct_size`; a plain
+  struct (eredu_read_extent) has scalar fields only and never changes;
 - FUNCTIONS: {name: (restype, argtypes)} of every EREDU_API function,
   grouped by header, one argument per line named after the C parameter.
 
@@ -95,6 +97,18 @@ def _section(title):
     return text + "-" * (76 - len(text))
 
 
+def _sized(fields):
+    """Whether a struct's fields start with `uint32_t struct_size`."""
+    return bool(fields) and fields[0][1] == "struct_size" and fields[0][0].base == "uint32_t"
+
+
+def _plain(fields):
+    """Whether a struct is plain: scalar fields by value, no struct_size."""
+    return bool(fields) and all(
+        ctype.depth == 0 and ctype.base in SCALARS and field != "struct_size"
+        for ctype, field in fields)
+
+
 def render():
     """The text of eredu/_capi_gen.py for the headers of include/eredu."""
     names = Names()
@@ -132,15 +146,16 @@ def render():
     paths = cheader.header_paths()
     structs = [(path, name, fields) for path in paths
                for name, fields in cheader.structs([path]).items()]
-    lines += ["", "", _section("Transparent structs (struct_size first; docs/abi.md)")]
+    lines += ["", "", _section("Transparent structs (sized: struct_size first; docs/abi.md)")]
     for path, name, _ in structs:
         if name not in names.structs:
             raise ValueError(f"struct {name} has no typedef in eredu/types.h")
         lines += ["", "", f"class {name}(ctypes.Structure):", f'    """{_header(path)}"""']
     lines.append("")
     for path, name, fields in structs:
-        if not fields or fields[0][1] != "struct_size" or fields[0][0].base != "uint32_t":
-            raise ValueError(f"struct {name} does not start with uint32_t struct_size")
+        if not _sized(fields) and not _plain(fields):
+            raise ValueError(f"struct {name} does not start with uint32_t struct_size "
+                             "and is not a plain struct of scalars")
         for ctype, field in fields:
             if ctype.depth == 0 and ctype.base in names.structs:
                 raise ValueError(f"{name}.{field}: a struct by value is not supported")

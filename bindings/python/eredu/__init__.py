@@ -20,13 +20,27 @@ Quick start (an eredu.groups.v1 file, e.g. from `eredu describe`):
             print(target, tensor.placement, tensor.local_shape, tensor.local_bytes)
         print(layout.to_json())  # canonical eredu.layout.v1
 
+From the model's own files (a .gguf file, or a folder with config.json
+and its shards), a rank's bytes on disk:
+
+    with eredu.describe_model("model.gguf") as model, \
+            eredu.Checkpoint.open("model.gguf") as checkpoint, \
+            eredu.plan_rank(model, eredu.ParallelTopology(tensor=2), rank=1) as layout, \
+            eredu.read_plan(layout, checkpoint) as plan:
+        for tensor in plan.tensors:  # ReadTensor: target, local_shape, extents, ...
+            print(tensor.target, tensor.local_shape, tensor.extents)
+        data = plan.read_into("blk.0.attn_q.weight")  # the local buffer's bytes
+
 Main entry points (see help() of each): ModelDescription (from_json,
-from_groups), ParameterGroupSpec, ParameterMemberSpec, MemberSharding,
-ParallelTopology, plan_rank -> LocalModelLayout (tensor, tensors,
-placement, local_shape, totals, to_json), plan_world_json and check_json
-(threads, a progress callable that can cancel, and pipeline_layers, the
-decoder layers of each pipeline stage, which plan_rank takes too), fit_json
-(which topologies up to max_world plan and fit), the formats
+from_groups), describe_model (from a model folder or a .gguf file),
+ParameterGroupSpec, ParameterMemberSpec, MemberSharding, ParallelTopology,
+plan_rank -> LocalModelLayout (tensor, tensors, placement, local_shape,
+totals, to_json), plan_world_json and check_json (threads, a progress
+callable that can cancel, and pipeline_layers, the decoder layers of each
+pipeline stage, which plan_rank takes too), fit_json (which topologies up
+to max_world plan and fit), Checkpoint.open and read_plan -> ReadPlan
+(rank, read_bytes, files, file_paths, tensors: ReadTensor with its
+ReadExtents, read_into, to_json: eredu.readplan.v1), the formats
 (LinearFormatSpec, expand_linear_format_model), residency (OffloadPlan,
 WeightResidency, DenseTransferSchedule) and NormalizedLoadRequest; errors
 in eredu.errors, status codes in eredu.status.
@@ -52,6 +66,8 @@ from .plan import (ExpertRange, LayoutTotals, LocalModelLayout, LocalTensorLayou
                    ParallelCoordinates, ParallelTopology, PlacementKind, ShardingPolicy,
                    TensorPlacement, plan_rank)
 from .world import DEFAULT_MAX_WORLD, check_json, fit_json, plan_world_json
+from .checkpoint import (Checkpoint, ReadExtent, ReadPlan, ReadTensor, describe_model,
+                         read_plan)
 from .format import (BlockFp8ScaleEncoding, GgmlTypeInfo, LinearFormat, LinearFormatKind,
                      LinearFormatSpec, expand_linear_format_group, expand_linear_format_member,
                      expand_linear_format_model, ggml_type_by_code, ggml_type_by_name)

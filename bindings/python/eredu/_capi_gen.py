@@ -93,7 +93,27 @@ class eredu_layerwise_model_metadata(ctypes.Structure):
     """Opaque handle."""
 
 
-# ---- Transparent structs (struct_size first; docs/abi.md) ----------------
+class eredu_checkpoint(ctypes.Structure):
+    """Opaque handle."""
+
+
+class eredu_read_plan(ctypes.Structure):
+    """Opaque handle."""
+
+
+# ---- Transparent structs (sized: struct_size first; docs/abi.md) ---------
+
+
+class eredu_describe_options(ctypes.Structure):
+    """eredu/checkpoint.h"""
+
+
+class eredu_read_extent(ctypes.Structure):
+    """eredu/checkpoint.h"""
+
+
+class eredu_read_tensor_info(ctypes.Structure):
+    """eredu/checkpoint.h"""
 
 
 class eredu_linear_format(ctypes.Structure):
@@ -231,6 +251,35 @@ class eredu_check_options(ctypes.Structure):
 class eredu_fit_options(ctypes.Structure):
     """eredu/world.h"""
 
+
+eredu_describe_options._fields_ = [
+    ("struct_size", ctypes.c_uint32),
+    ("config_only", ctypes.c_uint8),
+    ("pad_vocab_multiple", ctypes.c_uint64),
+]
+
+eredu_read_extent._fields_ = [
+    ("file", ctypes.c_uint64),
+    ("offset", ctypes.c_uint64),
+    ("length", ctypes.c_uint64),
+    ("count", ctypes.c_uint64),
+    ("stride", ctypes.c_uint64),
+    ("dest", ctypes.c_uint64),
+    ("dest_stride", ctypes.c_uint64),
+]
+
+eredu_read_tensor_info._fields_ = [
+    ("struct_size", ctypes.c_uint32),
+    ("target", ctypes.c_char_p),
+    ("dtype", ctypes.c_char_p),
+    ("local_shape", P(ctypes.c_uint64)),
+    ("ndim", ctypes.c_size_t),
+    ("local_bytes", ctypes.c_uint64),
+    ("read_bytes", ctypes.c_uint64),
+    ("padding_rows", ctypes.c_uint64),
+    ("extents", P(eredu_read_extent)),
+    ("extent_count", ctypes.c_size_t),
+]
 
 eredu_linear_format._fields_ = [
     ("struct_size", ctypes.c_uint32),
@@ -636,6 +685,77 @@ eredu_fit_options._fields_ = [
 # ---- Every EREDU_API function: name -> (restype, argtypes) ---------------
 
 FUNCTIONS = {
+    # eredu/checkpoint.h
+    "eredu_describe_options_init": (eredu_status, [
+        P(eredu_describe_options),  # options
+        ctypes.c_size_t,  # size
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_model_describe": (eredu_status, [
+        ctypes.c_char_p,  # path
+        P(eredu_describe_options),  # options
+        P(P(eredu_model)),  # out
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_checkpoint_open": (eredu_status, [
+        ctypes.c_char_p,  # path
+        P(P(eredu_checkpoint)),  # out
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_checkpoint_free": (None, [
+        P(eredu_checkpoint),  # checkpoint
+    ]),
+    "eredu_checkpoint_tensor_count": (ctypes.c_size_t, [
+        P(eredu_checkpoint),  # checkpoint
+    ]),
+    "eredu_read_plan_new": (eredu_status, [
+        P(eredu_layout),  # layout
+        P(eredu_checkpoint),  # checkpoint
+        P(P(eredu_read_plan)),  # out
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_read_plan_free": (None, [
+        P(eredu_read_plan),  # plan
+    ]),
+    "eredu_read_plan_rank": (ctypes.c_uint64, [
+        P(eredu_read_plan),  # plan
+    ]),
+    "eredu_read_plan_read_bytes": (ctypes.c_uint64, [
+        P(eredu_read_plan),  # plan
+    ]),
+    "eredu_read_plan_file_count": (ctypes.c_size_t, [
+        P(eredu_read_plan),  # plan
+    ]),
+    "eredu_read_plan_file": (ctypes.c_char_p, [
+        P(eredu_read_plan),  # plan
+        ctypes.c_size_t,  # index
+    ]),
+    "eredu_read_plan_file_path": (ctypes.c_char_p, [
+        P(eredu_read_plan),  # plan
+        ctypes.c_size_t,  # index
+    ]),
+    "eredu_read_plan_tensor_count": (ctypes.c_size_t, [
+        P(eredu_read_plan),  # plan
+    ]),
+    "eredu_read_plan_tensor_info": (eredu_status, [
+        P(eredu_read_plan),  # plan
+        ctypes.c_size_t,  # index
+        P(eredu_read_tensor_info),  # out
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_read_plan_read_tensor": (eredu_status, [
+        P(eredu_read_plan),  # plan
+        ctypes.c_size_t,  # index
+        ctypes.c_void_p,  # buffer
+        ctypes.c_size_t,  # capacity
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_read_plan_to_json": (eredu_status, [
+        P(eredu_read_plan),  # plan
+        P(ctypes.c_void_p),  # out
+        P(ctypes.c_size_t),  # length
+        P(P(eredu_error)),  # error
+    ]),
     # eredu/common.h
     "eredu_version_number": (ctypes.c_uint32, []),
     "eredu_version_string": (ctypes.c_char_p, []),

@@ -6,6 +6,7 @@ out-of-range integers (-1 becomes 2**64 - 1) and C strings stop at a NUL, so
 every value a caller gives is checked here first (ValueError / TypeError)."""
 import ctypes
 import operator
+import os
 
 _U64_MAX = 2**64 - 1
 _U32_MAX = 2**32 - 1
@@ -107,6 +108,19 @@ def text(value, what):
     if "\0" in value:
         raise ValueError(f"{what} must not contain a NUL character")
     return _utf8(value, what)
+
+
+def path(value, what):
+    """A str or os.PathLike path as NUL-terminated UTF-8 bytes (a bytes path
+    is refused: the library takes UTF-8)."""
+    try:
+        value = os.fspath(value)
+    except TypeError:
+        raise TypeError(f"{what} must be a str or os.PathLike, got {type(value).__name__}") \
+            from None
+    if not isinstance(value, str):
+        raise TypeError(f"{what} must be a str path, got {type(value).__name__}")
+    return text(value, what)
 
 
 def _utf8(value, what):

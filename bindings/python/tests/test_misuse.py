@@ -169,7 +169,7 @@ class ReadmeExamples(unittest.TestCase):
     def test_each_example_prints_its_comment(self):
         with open(os.path.join(PACKAGE_PARENT, "README.md"), encoding="utf-8") as readme:
             blocks = re.findall(r"```python\n(.*?)```", readme.read(), re.S)
-        self.assertEqual(len(blocks), 4)
+        self.assertEqual(len(blocks), 5)
         for block in blocks:
             expected = "".join(line[2:] + "\n" for line in block.splitlines()
                                if line.startswith("# "))

@@ -1,0 +1,274 @@
+# SPDX-License-Identifier: Apache-2.0
+# Copyright 2026 The eredu authors
+
+"""Describing a model from its files, opening its checkpoint and each
+rank's read plan: the byte extents of the checkpoint's files that fill
+every local tensor of a planned rank (eredu/checkpoint.h).
+
+Paths are str or os.PathLike (UTF-8; a bytes path is refused). Offsets,
+lengths, strides and sizes are bytes.
+"""
+import ctypes
+import dataclasses
+import os
+
+from . import _capi
+from . import _convert as convert
+from ._handle import Handle, handle_of
+from ._library import lib
+from .errors import call
+from .model import ModelDescription
+from .plan import take_text
+
+_byref = ctypes.byref
+
+
+def describe_model(path, *, config_only=False, pad_vocab=None):
+    """Describes the model at `path` as `eredu describe` does
+    (eredu_model_describe): a .gguf file from its metadata and tensor
+    infos, or a model folder from its config.json, checked against its
+    weight index and, when they are on disk, its shards' headers (shapes
+    and dtypes). Returns a ModelDescription.
+
+    `config_only`: describe a folder from config.json alone, reading no
+    index or shard (a GGUF file is always described from its own header).
+    `pad_vocab`: pad the vocabulary groups' rows to a multiple of pad_vocab
+    x the tensor size (at least 1; None: no padding).
+
+    Raises GeneralError (EREDU_E_IO: a file that cannot be read;
+    EREDU_E_PARSE: a malformed config.json, index or header;
+    EREDU_E_UNSUPPORTED_MODEL: a model type or quantization eredu does not
+    describe; EREDU_E_CHECKPOINT_MISMATCH: tensors not described exactly
+    once, byte totals, a stored shape that differs from the
+    configuration's), LinearFormatError and ParallelPlanError (the
+    quantized-format expansion, the padding). A pad_vocab of 0 raises
+    ValueError before the library is called."""
+    where = convert.path(path, "path")
+    options = _capi.sized(_capi.eredu_describe_options)
+    options.config_only = convert.flag(config_only)
+    if pad_vocab is not None:
+        multiple = convert.u64(pad_vocab, "pad_vocab")
+        if multiple == 0:
+            raise ValueError("pad_vocab must be at least 1 (None: no padding), got 0")
+        options.pad_vocab_multiple = multiple
+    slot = ctypes.POINTER(_capi.eredu_model)()
+    call(lib.eredu_model_describe, where, _byref(options), _byref(slot))
+    return ModelDescription._adopt(slot)
+
+
+class Checkpoint(Handle):
+    """The tensors a checkpoint stores (eredu_checkpoint): for each, its
+    file, byte range, element type and shape, read from the headers when
+    it is opened; no file stays open. Immutable: any number of threads may
+    read it and build read plans from it at once; plans stay valid after
+    close(). len() is the number of tensors it stores."""
+
+    _FREE = "eredu_checkpoint_free"
+
+    @classmethod
+    def open(cls, path):
+        """Opens the checkpoint at `path` and reads its tensor headers: a
+        .gguf or .safetensors file, or a folder with
+        model.safetensors.index.json and its shards, or with
+        model.safetensors.
+
+        Raises GeneralError (EREDU_E_IO: nothing to read, a missing shard;
+        EREDU_E_PARSE: a malformed index or header, naming the file and
+        tensor; EREDU_E_CHECKPOINT_MISMATCH: an index and shards that
+        disagree, a tensor stored twice)."""
+        where = convert.path(path, "path")
+        slot = ctypes.POINTER(_capi.eredu_checkpoint)()
+        call(lib.eredu_checkpoint_open, where, _byref(slot))
+        checkpoint = cls.__new__(cls)
+        Handle.__init__(checkpoint, slot)
+        return checkpoint
+
+    def __len__(self):
+        return lib.eredu_checkpoint_tensor_count(self._handle())
+
+    def __repr__(self):
+        if self.closed:
+            return "<Checkpoint closed>"
+        return f"<Checkpoint {len(self)} tensors>"
+
+
+@dataclasses.dataclass(frozen=True)
+class ReadExtent:
+    """One byte extent of a read plan (eredu_read_extent): for i in
+    range(count), copy `length` bytes at offset `offset + i * stride` of
+    file `file` (an index into ReadPlan.files) to offset
+    `dest + i * dest_stride` of the tensor's local buffer. A single extent
+    has count 1 and stride = dest_stride = length."""
+
+    file: int
+    offset: int
+    length: int
+    count: int
+    stride: int
+    dest: int
+    dest_stride: int
+
+
+@dataclasses.dataclass(frozen=True)
+class ReadTensor:
+    """One tensor of a read plan, copied out of it (eredu_read_tensor_info).
+
+    `dtype` is the stored element type's name: a safetensors dtype ("BF16")
+    or a ggml type name ("Q4_K"). `local_shape` is outermost first, in
+    elements, except the row (innermost) axis of a GGUF block type, which
+    counts bytes. `local_bytes` is the size of the local buffer, padding
+    rows included; `read_bytes` the bytes the extents read (the sum of
+    length * count). `padding_rows` are the rows at the end of the padded
+    axis past the checkpoint's (vocabulary padding): allocated, not read.
+    `extents` (ReadExtents) are in ascending destination order; empty for
+    an empty selection."""
+
+    target: str
+    dtype: str
+    local_shape: tuple
+    local_bytes: int
+    read_bytes: int
+    padding_rows: int
+    extents: tuple
+
+
+def _read_tensor(handle, index):
+    """The ReadTensor of tensor `index` of a live plan (one library call)."""
+    info = _capi.sized(_capi.eredu_read_tensor_info)
+    call(lib.eredu_read_plan_tensor_info, handle, index, _byref(info))
+    extents = info.extents[:info.extent_count] if info.extent_count else ()
+    return ReadTensor(
+        target=info.target.decode("utf-8"),
+        dtype=info.dtype.decode("utf-8"),
+        local_shape=tuple(info.local_shape[:info.ndim]) if info.ndim else (),
+        local_bytes=info.local_bytes,
+        read_bytes=info.read_bytes,
+        padding_rows=info.padding_rows,
+        extents=tuple(ReadExtent(extent.file, extent.offset, extent.length, extent.count,
+                                 extent.stride, extent.dest, extent.dest_stride)
+                      for extent in extents),
+    )
+
+
+def _pread(descriptor, path, offset, length, buffer, dest):
+    """Reads `length` bytes at `offset` of an open file into
+    buffer[dest:dest + length]."""
+    while length:
+        data = os.pread(descriptor, length, offset)
+        if not data:
+            raise OSError(f"{path} ends at byte {offset}, inside an extent of the read plan")
+        buffer[dest:dest + len(data)] = data
+        offset, length, dest = offset + len(data), length - len(data), dest + len(data)
+
+
+class ReadPlan(Handle):
+    """The read plan of one planned rank over a checkpoint (eredu_read_plan,
+    canonical text eredu.readplan.v1): for every tensor the rank
+    materializes, in target order, the extents of the checkpoint's files
+    that fill its local buffer, each byte read exactly once. Immutable: any
+    number of threads may read it at once. It copies what it needs from
+    its layout and checkpoint, which may be closed first.
+
+    `rank`, `read_bytes`, `files`, `file_paths` and `tensors` are
+    properties; `tensors` reads each tensor with one library call."""
+
+    _FREE = "eredu_read_plan_free"
+
+    @property
+    def rank(self):
+        """The plan's global rank."""
+        return lib.eredu_read_plan_rank(self._handle())
+
+    @property
+    def read_bytes(self):
+        """The bytes every extent of the plan reads."""
+        return lib.eredu_read_plan_read_bytes(self._handle())
+
+    def _files(self, function):
+        handle = self._handle()
+        return [function(handle, index).decode("utf-8")
+                for index in range(lib.eredu_read_plan_file_count(handle))]
+
+    @property
+    def files(self):
+        """The files the extents use (a ReadExtent's `file` indexes this
+        list) as eredu.readplan.v1 names them: the path as given for a file
+        opened directly, else relative to the model folder."""
+        return self._files(lib.eredu_read_plan_file)
+
+    @property
+    def file_paths(self):
+        """`files` as paths to open: joined to the model folder the
+        checkpoint was opened from."""
+        return self._files(lib.eredu_read_plan_file_path)
+
+    @property
+    def tensors(self):
+        """Every tensor as a ReadTensor, in target order."""
+        handle = self._handle()
+        return [_read_tensor(handle, index)
+                for index in range(lib.eredu_read_plan_tensor_count(handle))]
+
+    def _tensor(self, key):
+        """The ReadTensor at index `key`, or with target `key`."""
+        if isinstance(key, str):
+            for tensor in self.tensors:
+                if tensor.target == key:
+                    return tensor
+            raise KeyError(f"the read plan has no tensor {key!r}")
+        return _read_tensor(self._handle(), convert.size(key, "index"))
+
+    def read_into(self, tensor):
+        """A new bytearray of `tensor`'s local buffer (`tensor`: its index
+        or target), filled from the checkpoint's files by os.pread over its
+        extents, each file opened once per call; padding rows stay zero.
+
+        Raises KeyError for a target the plan does not read, GeneralError
+        (EREDU_E_INVALID_ARGUMENT) for an index out of range, OSError when a
+        file cannot be read or ends inside an extent."""
+        read = self._tensor(tensor)
+        paths = self.file_paths
+        buffer = bytearray(read.local_bytes)
+        descriptors = {}
+        try:
+            for extent in read.extents:
+                path = paths[extent.file]
+                if extent.file not in descriptors:
+                    descriptors[extent.file] = os.open(path, os.O_RDONLY)
+                for i in range(extent.count):
+                    _pread(descriptors[extent.file], path, extent.offset + i * extent.stride,
+                           extent.length, buffer, extent.dest + i * extent.dest_stride)
+        finally:
+            for descriptor in descriptors.values():
+                os.close(descriptor)
+        return buffer
+
+    def to_json(self):
+        """Canonical eredu.readplan.v1 text (compact, one trailing newline),
+        byte-identical across bindings and the `eredu read-plan` command."""
+        buffer, length = ctypes.c_void_p(), ctypes.c_size_t()
+        call(lib.eredu_read_plan_to_json, self._handle(), _byref(buffer), _byref(length))
+        return take_text(buffer, length.value)
+
+    def __repr__(self):
+        if self.closed:
+            return "<ReadPlan closed>"
+        return (f"<ReadPlan rank {self.rank}, "
+                f"{lib.eredu_read_plan_tensor_count(self._handle())} tensors, "
+                f"{self.read_bytes} bytes>")
+
+
+def read_plan(layout, checkpoint):
+    """The read plan of `layout`'s rank (a LocalModelLayout) over
+    `checkpoint` (a Checkpoint): eredu_read_plan_new.
+
+    Raises GeneralError (EREDU_E_CHECKPOINT_MISMATCH: a tensor the rank
+    materializes that the checkpoint does not store, or stores with another
+    shape or element type)."""
+    layout_handle = handle_of(layout, "LocalModelLayout", "layout")
+    checkpoint_handle = handle_of(checkpoint, "Checkpoint", "checkpoint")
+    slot = ctypes.POINTER(_capi.eredu_read_plan)()
+    call(lib.eredu_read_plan_new, layout_handle, checkpoint_handle, _byref(slot))
+    plan = ReadPlan.__new__(ReadPlan)
+    Handle.__init__(plan, slot)
+    return plan
