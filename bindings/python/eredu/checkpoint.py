@@ -150,16 +150,6 @@ def _read_tensor(handle, index):
     )
 
 
-def _pread(descriptor, path, offset, length, buffer, dest):
-    """Reads `length` bytes at `offset` of an open file into
-    buffer[dest:dest + length]."""
-    while length:
-        data = os.pread(descriptor, length, offset)
-        if not data:
-            raise OSError(f"{path} ends at byte {offset}, inside an extent of the read plan")
-        buffer[dest:dest + len(data)] = data
-        offset, length, dest = offset + len(data), length - len(data), dest + len(data)
-
 
 class ReadPlan(Handle):
     """The read plan of one planned rank over a checkpoint (eredu_read_plan,
@@ -209,38 +199,35 @@ class ReadPlan(Handle):
         return [_read_tensor(handle, index)
                 for index in range(lib.eredu_read_plan_tensor_count(handle))]
 
-    def _tensor(self, key):
-        """The ReadTensor at index `key`, or with target `key`."""
+    def _index(self, key):
+        """The index of the tensor at index `key`, or with target `key`."""
         if isinstance(key, str):
-            for tensor in self.tensors:
+            for index, tensor in enumerate(self.tensors):
                 if tensor.target == key:
-                    return tensor
+                    return index
             raise KeyError(f"the read plan has no tensor {key!r}")
-        return _read_tensor(self._handle(), convert.size(key, "index"))
+        return convert.size(key, "index")
 
-    def read_into(self, tensor):
-        """A new bytearray of `tensor`'s local buffer (`tensor`: its index
-        or target), filled from the checkpoint's files by os.pread over its
-        extents, each file opened once per call; padding rows stay zero.
+    def read_into(self, tensor, buffer=None):
+        """`tensor`'s local buffer (`tensor`: its index or target) filled from
+        the checkpoint's files by eredu_read_plan_read_tensor: exactly its
+        extents' bytes (pread for single extents, a read-only mapping for
+        strided rows). Into `buffer` when given (a writable bytes-like object
+        of at least local_bytes, e.g. a torch tensor's numpy view or a
+        bytearray), else a new zeroed bytearray; returns it. Padding rows
+        are left as they were.
 
-        Raises KeyError for a target the plan does not read, GeneralError
-        (EREDU_E_INVALID_ARGUMENT) for an index out of range, OSError when a
-        file cannot be read or ends inside an extent."""
-        read = self._tensor(tensor)
-        paths = self.file_paths
-        buffer = bytearray(read.local_bytes)
-        descriptors = {}
-        try:
-            for extent in read.extents:
-                path = paths[extent.file]
-                if extent.file not in descriptors:
-                    descriptors[extent.file] = os.open(path, os.O_RDONLY)
-                for i in range(extent.count):
-                    _pread(descriptors[extent.file], path, extent.offset + i * extent.stride,
-                           extent.length, buffer, extent.dest + i * extent.dest_stride)
-        finally:
-            for descriptor in descriptors.values():
-                os.close(descriptor)
+        Raises KeyError for a target the plan does not read; GeneralError
+        with EREDU_E_INVALID_ARGUMENT for an index out of range or a buffer
+        that is too small, EREDU_E_IO for a file that cannot be read."""
+        index = self._index(tensor)
+        if buffer is None:
+            buffer = bytearray(_read_tensor(self._handle(), index).local_bytes)
+        view = memoryview(buffer).cast("B")
+        if view.readonly:
+            raise TypeError("buffer must be writable")
+        pointer = (ctypes.c_char * max(len(view), 1)).from_buffer(view) if len(view) else None
+        call(lib.eredu_read_plan_read_tensor, self._handle(), index, pointer, len(view))
         return buffer
 
     def to_json(self):

@@ -131,6 +131,19 @@ class Stories260K(unittest.TestCase):
             data = padded.read_into("token_embd.weight")
             self.assertEqual(data, rows[258 * 256:] + bytes(4 * 256))
 
+    def test_read_into_a_given_buffer(self):
+        target = "blk.0.attn_output.weight"
+        with plan_of(GGUF, 2, 1) as plan:
+            expected = plan.read_into(target)
+            buffer = bytearray(b"x" * (len(expected) + 3))
+            self.assertIs(plan.read_into(target, buffer), buffer)
+            self.assertEqual(buffer, expected + b"xxx")
+            with self.assertRaises(GeneralError) as caught:
+                plan.read_into(target, bytearray(len(expected) - 1))
+            self.assertEqual(caught.exception.code, status.EREDU_E_INVALID_ARGUMENT)
+            with self.assertRaises(TypeError):
+                plan.read_into(target, bytes(len(expected)))
+
     def test_read_into_refuses_unknown_tensors(self):
         with plan_of(GGUF, 2, 1) as plan:
             with self.assertRaisesRegex(KeyError, "the read plan has no tensor 'lm_head.weight'"):
