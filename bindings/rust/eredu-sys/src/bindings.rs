@@ -242,9 +242,130 @@ pub struct eredu_load_request {
 pub struct eredu_layerwise_model_metadata {
     _unused: [u8; 0],
 }
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_checkpoint {
+    _unused: [u8; 0],
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_read_plan {
+    _unused: [u8; 0],
+}
 pub type eredu_progress_fn = ::std::option::Option<
     unsafe extern "C" fn(done: u64, total: u64, user_data: *mut ::std::os::raw::c_void) -> i32,
 >;
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_describe_options {
+    pub struct_size: u32,
+    pub config_only: u8,
+    pub pad_vocab_multiple: u64,
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_read_extent {
+    pub file: u64,
+    pub offset: u64,
+    pub length: u64,
+    pub count: u64,
+    pub stride: u64,
+    pub dest: u64,
+    pub dest_stride: u64,
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_read_tensor_info {
+    pub struct_size: u32,
+    pub target: *const ::std::os::raw::c_char,
+    pub dtype: *const ::std::os::raw::c_char,
+    pub local_shape: *const u64,
+    pub ndim: usize,
+    pub local_bytes: u64,
+    pub read_bytes: u64,
+    pub padding_rows: u64,
+    pub extents: *const eredu_read_extent,
+    pub extent_count: usize,
+}
+extern "C" {
+    pub fn eredu_describe_options_init(
+        options: *mut eredu_describe_options,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_model_describe(
+        path: *const ::std::os::raw::c_char,
+        options: *const eredu_describe_options,
+        out: *mut *mut eredu_model,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_checkpoint_open(
+        path: *const ::std::os::raw::c_char,
+        out: *mut *mut eredu_checkpoint,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_checkpoint_free(checkpoint: *mut eredu_checkpoint);
+}
+extern "C" {
+    pub fn eredu_checkpoint_tensor_count(checkpoint: *const eredu_checkpoint) -> usize;
+}
+extern "C" {
+    pub fn eredu_read_plan_new(
+        layout: *const eredu_layout,
+        checkpoint: *const eredu_checkpoint,
+        out: *mut *mut eredu_read_plan,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_read_plan_free(plan: *mut eredu_read_plan);
+}
+extern "C" {
+    pub fn eredu_read_plan_rank(plan: *const eredu_read_plan) -> u64;
+}
+extern "C" {
+    pub fn eredu_read_plan_read_bytes(plan: *const eredu_read_plan) -> u64;
+}
+extern "C" {
+    pub fn eredu_read_plan_file_count(plan: *const eredu_read_plan) -> usize;
+}
+extern "C" {
+    pub fn eredu_read_plan_file(
+        plan: *const eredu_read_plan,
+        index: usize,
+    ) -> *const ::std::os::raw::c_char;
+}
+extern "C" {
+    pub fn eredu_read_plan_file_path(
+        plan: *const eredu_read_plan,
+        index: usize,
+    ) -> *const ::std::os::raw::c_char;
+}
+extern "C" {
+    pub fn eredu_read_plan_tensor_count(plan: *const eredu_read_plan) -> usize;
+}
+extern "C" {
+    pub fn eredu_read_plan_tensor_info(
+        plan: *const eredu_read_plan,
+        index: usize,
+        out: *mut eredu_read_tensor_info,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_read_plan_to_json(
+        plan: *const eredu_read_plan,
+        out: *mut *mut ::std::os::raw::c_char,
+        length: *mut usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
 extern "C" {
     pub fn eredu_version_number() -> u32;
 }

@@ -352,5 +352,28 @@ int main(void) {
   STRUCT(eredu_fit_options);
   FIELD(eredu_fit_options, struct_size);
   FIELD(eredu_fit_options, max_world);
+  STRUCT(eredu_describe_options);
+  FIELD(eredu_describe_options, struct_size);
+  FIELD(eredu_describe_options, config_only);
+  FIELD(eredu_describe_options, pad_vocab_multiple);
+  STRUCT(eredu_read_extent);
+  FIELD(eredu_read_extent, file);
+  FIELD(eredu_read_extent, offset);
+  FIELD(eredu_read_extent, length);
+  FIELD(eredu_read_extent, count);
+  FIELD(eredu_read_extent, stride);
+  FIELD(eredu_read_extent, dest);
+  FIELD(eredu_read_extent, dest_stride);
+  STRUCT(eredu_read_tensor_info);
+  FIELD(eredu_read_tensor_info, struct_size);
+  FIELD(eredu_read_tensor_info, target);
+  FIELD(eredu_read_tensor_info, dtype);
+  FIELD(eredu_read_tensor_info, local_shape);
+  FIELD(eredu_read_tensor_info, ndim);
+  FIELD(eredu_read_tensor_info, local_bytes);
+  FIELD(eredu_read_tensor_info, read_bytes);
+  FIELD(eredu_read_tensor_info, padding_rows);
+  FIELD(eredu_read_tensor_info, extents);
+  FIELD(eredu_read_tensor_info, extent_count);
   return 0;
 }

@@ -80,6 +80,9 @@ fn rust_lines() -> Vec<String> {
         eredu_topology { struct_size, tensor, pipeline, expert, data }
         eredu_check_options { struct_size, has_device_budget, residency_json, residency_json_length, device_budget_bytes }
         eredu_fit_options { struct_size, max_world }
+        eredu_describe_options { struct_size, config_only, pad_vocab_multiple }
+        eredu_read_extent { file, offset, length, count, stride, dest, dest_stride }
+        eredu_read_tensor_info { struct_size, target, dtype, local_shape, ndim, local_bytes, read_bytes, padding_rows, extents, extent_count }
     }
 }
 

@@ -4,7 +4,8 @@
 //! Internal helpers at the FFI boundary: calling with an error slot,
 //! converting strings in, borrowing strings and arrays out.
 
-use std::ffi::{c_char, CString};
+use std::ffi::{c_char, CStr, CString};
+use std::path::Path;
 use std::ptr;
 
 use eredu_sys as sys;
@@ -57,6 +58,32 @@ pub(crate) fn c_string(what: &str, value: &str) -> Result<CString> {
             ),
         )
     })
+}
+
+/// A NUL-terminated copy of a path, which the library takes as UTF-8: a
+/// path that is not UTF-8 or holds a NUL byte is
+/// [`ErrorCode::InvalidArgument`].
+pub(crate) fn c_path(what: &str, path: &Path) -> Result<CString> {
+    let text = path.to_str().ok_or_else(|| {
+        Error::binding(
+            ErrorCode::InvalidArgument,
+            format!("{what} {path:?} is not UTF-8"),
+        )
+    })?;
+    c_string(what, text)
+}
+
+/// A NUL-terminated string the library lends, UTF-8 by the header's
+/// contract.
+///
+/// # Safety
+/// `text` points to a NUL-terminated string that stays valid and unchanged
+/// for `'a`.
+pub(crate) unsafe fn borrowed_c_str<'a>(text: *const c_char) -> &'a str {
+    // SAFETY: guaranteed by the caller.
+    let text = unsafe { CStr::from_ptr(text) };
+    text.to_str()
+        .expect("liberedu returned a string that is not UTF-8")
 }
 
 /// A string the library lends: UTF-8 by the header's contract (it only ever
@@ -150,6 +177,7 @@ output_structs!(
     eredu_topology,
     eredu_layout_info,
     eredu_layout_tensor_info,
+    eredu_read_tensor_info,
     eredu_group_info,
     eredu_member_desc,
     eredu_ggml_type_info,

@@ -46,6 +46,12 @@
 //! ([`PlanOptions::with_pipeline_layers`]; not for [`fit_json`], which
 //! searches every pipeline size).
 //!
+//! From a model's own files, [`ModelDescription::describe`] describes a
+//! model folder or a `.gguf` file as `eredu describe` does,
+//! [`Checkpoint::open`] reads a checkpoint's tensor headers and
+//! [`ReadPlan::new`] gives a planned rank's byte extents of its files
+//! (`eredu.readplan.v1`).
+//!
 //! Reading is cheap: a layout's rank, coordinates, policy and totals, a
 //! group's name, role and units and an offload plan's figures are read once
 //! when the handle is built; a tensor view ([`LocalTensorLayout`]) is filled
@@ -101,6 +107,7 @@
 #![deny(unsafe_op_in_unsafe_fn)]
 #![warn(missing_docs)]
 
+mod checkpoint;
 mod enums;
 mod error;
 mod ffi;
@@ -121,6 +128,7 @@ mod world;
 
 pub use eredu_sys as sys;
 
+pub use checkpoint::{Checkpoint, DescribeOptions, ReadExtent, ReadPlan, ReadTensor};
 pub use error::{Error, ErrorCode, Problem, Result};
 pub use format::{
     expand_linear_format_group, expand_linear_format_member, expand_linear_format_parameter_groups,

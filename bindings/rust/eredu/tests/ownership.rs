@@ -8,10 +8,10 @@
 use std::thread;
 
 use eredu::{
-    DenseTransferSchedule, Dtype, LayerwiseModelMetadata, LocalModelLayout, LocalTensorLayout,
-    MemberSharding, ModelDescription, NormalizedLoadRequest, OffloadPlan, ParallelModelInfo,
-    ParallelTopology, ParameterGroupSpec, ParameterMemberSpec, ParameterRole, PlanOptions,
-    ShardingPolicy,
+    Checkpoint, DenseTransferSchedule, Dtype, LayerwiseModelMetadata, LocalModelLayout,
+    LocalTensorLayout, MemberSharding, ModelDescription, NormalizedLoadRequest, OffloadPlan,
+    ParallelModelInfo, ParallelTopology, ParameterGroupSpec, ParameterMemberSpec, ParameterRole,
+    PlanOptions, ReadPlan, ShardingPolicy,
 };
 
 fn assert_send_sync<T: Send + Sync>() {}
@@ -26,6 +26,8 @@ fn immutable_handles_are_send_and_sync_builders_send() {
     assert_send_sync::<LayerwiseModelMetadata>();
     assert_send_sync::<ParallelModelInfo>();
     assert_send_sync::<LocalTensorLayout<'static>>();
+    assert_send_sync::<Checkpoint>();
+    assert_send_sync::<ReadPlan>();
     assert_send::<NormalizedLoadRequest>();
     // Options carry a `Send` progress closure to the library's threads.
     assert_send::<PlanOptions<'static>>();

@@ -1,0 +1,218 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
+//! Describing a model from its files, opening its checkpoint and read plans
+//! (`eredu/checkpoint.h`) on examples/files/stories260K.gguf, a GGUF llama
+//! model: 48 F32 tensors; 5 layers, hidden 64, 8 query heads, 4 KV heads,
+//! ffn 172, vocabulary 512. The plan's text must equal what `eredu
+//! read-plan` prints (tests/data/stories260K.tp2.rank1.readplan.json).
+
+use std::path::{Path, PathBuf};
+
+use eredu::{
+    Checkpoint, DescribeOptions, ErrorCode, ModelDescription, ParallelTopology, ReadExtent,
+    ReadPlan, ReadTensor, ShardingPolicy,
+};
+
+const GGUF: &str = "examples/files/stories260K.gguf";
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../..")
+}
+
+fn gguf() -> PathBuf {
+    let path = root().join(GGUF);
+    assert!(
+        path.is_file(),
+        "{} is missing: these tests read it",
+        path.display()
+    );
+    path
+}
+
+/// The read plan of `rank` at tensor parallel `tp`; the description,
+/// checkpoint and layout are dropped before it is returned.
+fn plan_of(path: &Path, tp: u64, rank: u64, options: &DescribeOptions) -> ReadPlan {
+    let model = ModelDescription::describe(path, options).unwrap();
+    let checkpoint = Checkpoint::open(path).unwrap();
+    let layout = model
+        .plan_rank(
+            ParallelTopology::tensor_parallel(tp),
+            rank,
+            ShardingPolicy::Require,
+        )
+        .unwrap();
+    ReadPlan::new(&layout, &checkpoint).unwrap()
+}
+
+fn tensor_named(plan: &ReadPlan, target: &str) -> ReadTensor {
+    plan.tensors()
+        .into_iter()
+        .find(|tensor| tensor.target == target)
+        .unwrap_or_else(|| panic!("the plan reads no {target}"))
+}
+
+#[test]
+fn describe_gives_the_model_of_the_file() {
+    let model = ModelDescription::describe(gguf(), &DescribeOptions::default()).unwrap();
+    assert_eq!(model.tensor_count(), 48);
+    assert_eq!(model.global_bytes(), 1_171_200);
+    assert_eq!(Checkpoint::open(gguf()).unwrap().tensor_count(), 48);
+}
+
+#[test]
+fn tp2_rank1() {
+    let path = gguf();
+    let plan = plan_of(&path, 2, 1, &DescribeOptions::default());
+    assert_eq!(plan.rank(), 1);
+    assert_eq!(plan.read_bytes(), 587_008);
+    assert_eq!(plan.files(), [path.to_str().unwrap()]);
+    assert_eq!(plan.file_paths(), [path.as_path()]);
+    let tensors = plan.tensors();
+    assert_eq!(tensors.len(), 48);
+    assert!(tensors.iter().all(|tensor| tensor.dtype == "F32"));
+    assert_eq!(
+        tensors.iter().map(|tensor| tensor.read_bytes).sum::<u64>(),
+        587_008
+    );
+    assert_eq!(
+        tensor_named(&plan, "blk.0.attn_q.weight"),
+        ReadTensor {
+            target: "blk.0.attn_q.weight".to_owned(),
+            dtype: "F32".to_owned(),
+            local_shape: vec![32, 64],
+            local_bytes: 8192,
+            read_bytes: 8192,
+            padding_rows: 0,
+            extents: vec![ReadExtent {
+                file: 0,
+                offset: 284_768,
+                length: 8192,
+                count: 1,
+                stride: 8192,
+                dest: 0,
+                dest_stride: 8192,
+            }],
+        }
+    );
+    let output = tensor_named(&plan, "blk.0.attn_output.weight");
+    assert_eq!(output.local_shape, [64, 32]);
+    assert_eq!(
+        output.extents,
+        [ReadExtent {
+            file: 0,
+            offset: 309_472,
+            length: 128,
+            count: 64,
+            stride: 256,
+            dest: 0,
+            dest_stride: 128,
+        }]
+    );
+}
+
+#[test]
+fn padded_vocabulary_rows_are_not_read() {
+    // 512 rows of 256 bytes (at offset 145504) padded to a multiple of 3 x 2:
+    // 516, 258 per rank; rank 1 reads rows [258, 512) and pads 4.
+    let options = DescribeOptions {
+        config_only: false,
+        pad_vocab: Some(3),
+    };
+    let head = tensor_named(&plan_of(&gguf(), 2, 1, &options), "output.weight");
+    assert_eq!(head.local_shape, [258, 64]);
+    assert_eq!(head.local_bytes, 66_048);
+    assert_eq!(head.read_bytes, 65_024);
+    assert_eq!(head.padding_rows, 4);
+    assert_eq!(head.extents.len(), 1);
+    assert_eq!(head.extents[0].offset, 211_552);
+}
+
+/// Restores the working directory when dropped, also when a check fails.
+struct WorkingDirectory(PathBuf);
+
+impl Drop for WorkingDirectory {
+    fn drop(&mut self) {
+        std::env::set_current_dir(&self.0).unwrap();
+    }
+}
+
+#[test]
+fn the_text_is_the_commands() {
+    // The plan names its file as given: from the repository root, as the
+    // command was run. Only this test changes the working directory; the
+    // others name files by absolute paths.
+    let expected =
+        std::fs::read_to_string(root().join("tests/data/stories260K.tp2.rank1.readplan.json"))
+            .unwrap();
+    let plan = {
+        let _restore = WorkingDirectory(std::env::current_dir().unwrap());
+        std::env::set_current_dir(root()).unwrap();
+        plan_of(Path::new(GGUF), 2, 1, &DescribeOptions::default())
+    };
+    assert_eq!(plan.files(), [GGUF]);
+    assert_eq!(plan.to_json().unwrap(), expected);
+}
+
+#[test]
+fn describing_a_missing_path_is_an_io_error() {
+    let error =
+        ModelDescription::describe("/nonexistent/model", &DescribeOptions::default()).unwrap_err();
+    assert_eq!(error.code(), ErrorCode::Io);
+    assert_eq!(error.status(), 9);
+    assert_eq!(
+        error.message(),
+        "cannot read /nonexistent/model/config.json: No such file or directory"
+    );
+}
+
+#[test]
+fn opening_a_text_file_is_a_parse_error() {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("eredu-notes.txt");
+    std::fs::write(&path, "not a checkpoint\n").unwrap();
+    let error = Checkpoint::open(&path).unwrap_err();
+    assert_eq!(error.code(), ErrorCode::Parse);
+    assert_eq!(error.status(), 6);
+    assert!(
+        error
+            .message()
+            .starts_with(&format!("{}: header length ", path.display())),
+        "{}",
+        error.message()
+    );
+}
+
+#[test]
+fn a_checkpoint_without_the_tensors_is_a_mismatch() {
+    let options = DescribeOptions {
+        config_only: true,
+        pad_vocab: None,
+    };
+    let model =
+        ModelDescription::describe(root().join("examples/models/qwen3-1.7b"), &options).unwrap();
+    let layout = model
+        .plan_rank(ParallelTopology::default(), 0, ShardingPolicy::Require)
+        .unwrap();
+    let error = ReadPlan::new(&layout, &Checkpoint::open(gguf()).unwrap()).unwrap_err();
+    assert_eq!(error.code(), ErrorCode::CheckpointMismatch);
+    assert_eq!(
+        error.message(),
+        "rank 0 materializes tensor \"model.embed_tokens.weight\", which the checkpoint does not hold"
+    );
+}
+
+#[test]
+fn arguments_are_checked_before_the_library() {
+    let padded = DescribeOptions {
+        config_only: false,
+        pad_vocab: Some(0),
+    };
+    let error = ModelDescription::describe(gguf(), &padded).unwrap_err();
+    assert_eq!(error.code(), ErrorCode::InvalidArgument);
+    assert_eq!(
+        error.message(),
+        "pad_vocab must be at least 1 (None: no padding)"
+    );
+    let error = Checkpoint::open("a\0b").unwrap_err();
+    assert_eq!(error.code(), ErrorCode::InvalidArgument);
+}
