@@ -359,6 +359,15 @@ extern "C" {
     ) -> eredu_status;
 }
 extern "C" {
+    pub fn eredu_read_plan_read_tensor(
+        plan: *const eredu_read_plan,
+        index: usize,
+        buffer: *mut ::std::os::raw::c_void,
+        capacity: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
     pub fn eredu_read_plan_to_json(
         plan: *const eredu_read_plan,
         out: *mut *mut ::std::os::raw::c_char,

@@ -326,6 +326,30 @@ impl ReadPlan {
         }
     }
 
+    /// Fills `buffer` (at least the tensor's `local_bytes`) with tensor
+    /// `index`'s bytes from the checkpoint's files: exactly its extents,
+    /// single ones with `pread`, strided rows from a read-only mapping.
+    /// Padding rows and bytes past `local_bytes` are left as they were.
+    ///
+    /// # Errors
+    /// `InvalidArgument` for an index out of range or a buffer shorter than
+    /// the tensor; `Io` for a file that cannot be read (or changed since it
+    /// was opened).
+    pub fn read_tensor(&self, index: usize, buffer: &mut [u8]) -> Result<()> {
+        call(|error| {
+            // SAFETY: a live plan; `buffer` is valid for writes of its length.
+            unsafe {
+                sys::eredu_read_plan_read_tensor(
+                    self.as_ptr(),
+                    index,
+                    buffer.as_mut_ptr().cast(),
+                    buffer.len(),
+                    error,
+                )
+            }
+        })
+    }
+
     /// The canonical `eredu.readplan.v1` JSON text (compact, one trailing
     /// newline), byte-identical across bindings and `eredu read-plan`.
     ///

@@ -216,3 +216,36 @@ fn arguments_are_checked_before_the_library() {
     let error = Checkpoint::open("a\0b").unwrap_err();
     assert_eq!(error.code(), ErrorCode::InvalidArgument);
 }
+
+#[test]
+fn read_tensor_fills_the_ranks_slices() {
+    let path = gguf();
+    let whole = plan_of(&path, 1, 0, &DescribeOptions::default());
+    let halves = [0, 1].map(|rank| plan_of(&path, 2, rank, &DescribeOptions::default()));
+    let target = "blk.0.attn_output.weight";
+    let index = |plan: &ReadPlan| {
+        plan.tensors()
+            .iter()
+            .position(|tensor| tensor.target == target)
+            .unwrap()
+    };
+    let mut full = vec![0u8; 64 * 64 * 4];
+    whole.read_tensor(index(&whole), &mut full).unwrap();
+    // Rank r holds columns [32r, 32r + 32) of each of the 64 rows: 128 bytes
+    // of every 256-byte row.
+    for (rank, plan) in halves.iter().enumerate() {
+        let mut local = vec![0xAAu8; 64 * 32 * 4 + 2];
+        plan.read_tensor(index(plan), &mut local).unwrap();
+        for row in 0..64 {
+            let from = row * 256 + rank * 128;
+            assert_eq!(local[row * 128..row * 128 + 128], full[from..from + 128]);
+        }
+        assert_eq!(local[64 * 128..], [0xAA, 0xAA]);
+        let short = plan
+            .read_tensor(index(plan), &mut vec![0u8; 64 * 128 - 1])
+            .unwrap_err();
+        assert_eq!(short.code(), ErrorCode::InvalidArgument);
+        let past = plan.read_tensor(48, &mut local).unwrap_err();
+        assert_eq!(past.code(), ErrorCode::InvalidArgument);
+    }
+}
