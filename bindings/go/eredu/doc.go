@@ -60,6 +60,13 @@
 // path (ModelFromJSON, PlanWorldJSON, CheckJSON, FitJSON,
 // LocalModelLayout.JSON) exchanges whole documents as text.
 //
+// # From files
+//
+// DescribeModel describes a model folder or a .gguf file as `eredu
+// describe` does; OpenCheckpoint reads a checkpoint's tensor headers, and
+// NewReadPlan gives a planned rank's byte extents of its files
+// (ReadPlan.Tensors; ReadPlan.JSON is eredu.readplan.v1).
+//
 // # Planning options and progress
 //
 // PlanOptions carries the policy, the thread count (1: the calling thread

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
+package eredu
+
+/*
+#include <eredu/eredu.h>
+*/
+import "C"
+
+import (
+	"runtime"
+	"unsafe"
+)
+
+// DescribeOptions is how DescribeModel describes a model
+// (eredu_describe_options); the zero value reads the checkpoint's files and
+// pads nothing.
+type DescribeOptions struct {
+	// ConfigOnly describes a folder from config.json alone, reading no index
+	// or shard; a GGUF file is always described from its own header.
+	ConfigOnly bool
+	// PadVocab pads the vocabulary groups' rows to a multiple of PadVocab
+	// times the tensor size; 0: no padding.
+	PadVocab uint64
+}
+
+// DescribeModel describes the model at path as `eredu describe` does
+// (eredu_model_describe): a .gguf file from its metadata and tensor infos,
+// or a model folder from its config.json, checked against its weight index
+// and, when they are on disk, its shards' headers (shapes and dtypes).
+// Errors: *VersionError; ErrInvalidArgument (a path that is not UTF-8 or
+// holds a NUL byte), ErrIO (a file that cannot be read), ErrParse (a
+// malformed config.json, index or header), ErrUnsupportedModel (a model
+// type or quantization eredu does not describe), ErrCheckpointMismatch
+// (tensors not described exactly once, byte totals, a stored shape that
+// differs from the configuration's), ErrInvalidFormat, ErrInvalidTensor,
+// ErrInvalidGroup (the quantized-format expansion, the padding),
+// ErrOutOfMemory.
+func DescribeModel(path string, opts DescribeOptions) (*ModelDescription, error) {
+	if err := checkVersion(); err != nil {
+		return nil, err
+	}
+	var mem cMemory
+	defer mem.free()
+	cpath, err := mem.cstring(path, "path")
+	if err != nil {
+		return nil, err
+	}
+	options := C.eredu_describe_options{
+		struct_size:        C.sizeof_eredu_describe_options,
+		config_only:        cbool(opts.ConfigOnly),
+		pad_vocab_multiple: C.uint64_t(opts.PadVocab),
+	}
+	var out *C.eredu_model
+	var cerr *C.eredu_error
+	if err := takeError(C.eredu_model_describe(cpath, &options, &out, &cerr), cerr); err != nil {
+		return nil, err
+	}
+	return newModel(out), nil
+}
+
+// Checkpoint is the table of the tensors a checkpoint stores (an
+// eredu_checkpoint): for each, its file, byte range, element type and
+// shape, read from the headers when it is opened; no file stays open. Safe
+// for concurrent readers; Close releases it (read plans made from it stay
+// valid).
+type Checkpoint struct {
+	ptr *C.eredu_checkpoint
+}
+
+// OpenCheckpoint opens the checkpoint at path and reads its tensor headers
+// (eredu_checkpoint_open): a .gguf or .safetensors file, or a folder with
+// model.safetensors.index.json and its shards, or with model.safetensors.
+// Errors: *VersionError; ErrInvalidArgument (a path that is not UTF-8 or
+// holds a NUL byte), ErrIO (nothing to read, a missing shard), ErrParse (a
+// malformed index or header, naming the file and tensor),
+// ErrCheckpointMismatch (an index and shards that disagree, a tensor stored
+// twice), ErrOutOfMemory.
+func OpenCheckpoint(path string) (*Checkpoint, error) {
+	if err := checkVersion(); err != nil {
+		return nil, err
+	}
+	var mem cMemory
+	defer mem.free()
+	cpath, err := mem.cstring(path, "path")
+	if err != nil {
+		return nil, err
+	}
+	var out *C.eredu_checkpoint
+	var cerr *C.eredu_error
+	if err := takeError(C.eredu_checkpoint_open(cpath, &out, &cerr), cerr); err != nil {
+		return nil, err
+	}
+	c := &Checkpoint{ptr: out}
+	runtime.SetFinalizer(c, (*Checkpoint).Close)
+	return c, nil
+}
+
+// Close releases the checkpoint. Idempotent; always returns nil.
+func (c *Checkpoint) Close() error {
+	if c == nil || c.ptr == nil {
+		return nil
+	}
+	runtime.SetFinalizer(c, nil)
+	C.eredu_checkpoint_free(c.ptr)
+	c.ptr = nil
+	return nil
+}
+
+func (c *Checkpoint) handle() (*C.eredu_checkpoint, error) {
+	if c == nil || c.ptr == nil {
+		return nil, closedError("Checkpoint")
+	}
+	return c.ptr, nil
+}
+
+// TensorCount returns the number of tensors the checkpoint stores
+// (eredu_checkpoint_tensor_count, which cannot fail); 0 for a closed
+// checkpoint.
+func (c *Checkpoint) TensorCount() int {
+	h, err := c.handle()
+	if err != nil {
+		return 0
+	}
+	n := C.eredu_checkpoint_tensor_count(h)
+	runtime.KeepAlive(c)
+	return int(n)
+}
+
+// ReadExtent is one byte extent of a read plan (eredu_read_extent): for i
+// in [0, Count), copy Length bytes at offset Offset+i*Stride of file File
+// (an index into ReadPlan.Files) to offset Dest+i*DestStride of the
+// tensor's local buffer. A single extent has Count 1 and Stride =
+// DestStride = Length.
+type ReadExtent struct {
+	File, Offset, Length, Count, Stride, Dest, DestStride uint64
+}
+
+// ReadTensor is a copy of one tensor of a read plan
+// (eredu_read_tensor_info).
+type ReadTensor struct {
+	Target string
+	// DType is the stored element type: a safetensors dtype ("BF16") or a
+	// ggml type name ("Q4_K").
+	DType string
+	// LocalShape is outermost first, in elements, except the row
+	// (innermost) axis of a GGUF block type, which counts bytes.
+	LocalShape []uint64
+	// LocalBytes is the size of the local buffer, padding rows included;
+	// ReadBytes the bytes the extents read (the sum of Length*Count).
+	LocalBytes, ReadBytes uint64
+	// PaddingRows are the rows of the local buffer past the checkpoint's
+	// (vocabulary padding): allocated at the end of the padded axis, not
+	// read.
+	PaddingRows uint64
+	// Extents are in ascending destination order; nil for an empty
+	// selection.
+	Extents []ReadExtent
+}
+
+// ReadPlan is the read plan of one planned rank over a checkpoint (an
+// eredu_read_plan; canonical text eredu.readplan.v1): for every tensor the
+// rank materializes, in target order, the extents of the checkpoint's files
+// that fill its local buffer, each byte read exactly once. Safe for
+// concurrent readers; Close releases it.
+type ReadPlan struct {
+	ptr *C.eredu_read_plan
+}
+
+// NewReadPlan builds the read plan of layout's rank over checkpoint
+// (eredu_read_plan_new). The plan copies what it needs: both may be closed
+// first. Errors: an error wrapping ErrClosed for a nil or closed layout or
+// checkpoint; ErrCheckpointMismatch (a tensor the rank materializes that
+// the checkpoint does not store, or stores with another shape or element
+// type), ErrOutOfMemory.
+func NewReadPlan(layout *LocalModelLayout, checkpoint *Checkpoint) (*ReadPlan, error) {
+	l, err := layout.handle()
+	if err != nil {
+		return nil, err
+	}
+	c, err := checkpoint.handle()
+	if err != nil {
+		return nil, err
+	}
+	var out *C.eredu_read_plan
+	var cerr *C.eredu_error
+	status := C.eredu_read_plan_new(l, c, &out, &cerr)
+	runtime.KeepAlive(layout)
+	runtime.KeepAlive(checkpoint)
+	if err := takeError(status, cerr); err != nil {
+		return nil, err
+	}
+	p := &ReadPlan{ptr: out}
+	runtime.SetFinalizer(p, (*ReadPlan).Close)
+	return p, nil
+}
+
+// Close releases the plan. Idempotent; always returns nil.
+func (p *ReadPlan) Close() error {
+	if p == nil || p.ptr == nil {
+		return nil
+	}
+	runtime.SetFinalizer(p, nil)
+	C.eredu_read_plan_free(p.ptr)
+	p.ptr = nil
+	return nil
+}
+
+func (p *ReadPlan) handle() (*C.eredu_read_plan, error) {
+	if p == nil || p.ptr == nil {
+		return nil, closedError("ReadPlan")
+	}
+	return p.ptr, nil
+}
+
+// Rank returns the plan's global rank (eredu_read_plan_rank, which cannot
+// fail); 0 for a closed plan.
+func (p *ReadPlan) Rank() uint64 {
+	h, err := p.handle()
+	if err != nil {
+		return 0
+	}
+	rank := C.eredu_read_plan_rank(h)
+	runtime.KeepAlive(p)
+	return uint64(rank)
+}
+
+// ReadBytes returns the bytes every extent of the plan reads; 0 for a
+// closed plan.
+func (p *ReadPlan) ReadBytes() uint64 {
+	h, err := p.handle()
+	if err != nil {
+		return 0
+	}
+	n := C.eredu_read_plan_read_bytes(h)
+	runtime.KeepAlive(p)
+	return uint64(n)
+}
+
+// Files returns the files the extents use (ReadExtent.File indexes them)
+// as eredu.readplan.v1 names them: the path as given for a file opened
+// directly, else relative to the model folder.
+func (p *ReadPlan) Files() ([]string, error) {
+	h, err := p.handle()
+	if err != nil {
+		return nil, err
+	}
+	files := make([]string, int(C.eredu_read_plan_file_count(h)))
+	for i := range files {
+		files[i] = C.GoString(C.eredu_read_plan_file(h, C.size_t(i)))
+	}
+	runtime.KeepAlive(p)
+	return files, nil
+}
+
+// FilePaths returns Files as paths to open: joined to the model folder the
+// checkpoint was opened from.
+func (p *ReadPlan) FilePaths() ([]string, error) {
+	h, err := p.handle()
+	if err != nil {
+		return nil, err
+	}
+	paths := make([]string, int(C.eredu_read_plan_file_count(h)))
+	for i := range paths {
+		paths[i] = C.GoString(C.eredu_read_plan_file_path(h, C.size_t(i)))
+	}
+	runtime.KeepAlive(p)
+	return paths, nil
+}
+
+// Tensors returns a copy of every tensor, in target order: one library call
+// each (eredu_read_plan_tensor_info).
+func (p *ReadPlan) Tensors() ([]ReadTensor, error) {
+	h, err := p.handle()
+	if err != nil {
+		return nil, err
+	}
+	tensors := make([]ReadTensor, int(C.eredu_read_plan_tensor_count(h)))
+	for i := range tensors {
+		info := C.eredu_read_tensor_info{struct_size: C.sizeof_eredu_read_tensor_info}
+		var cerr *C.eredu_error
+		status := C.eredu_read_plan_tensor_info(h, C.size_t(i), &info, &cerr)
+		if status == C.EREDU_OK {
+			tensors[i] = readTensorFromC(&info) // copies what the plan lends
+		}
+		runtime.KeepAlive(p)
+		if err := takeError(status, cerr); err != nil {
+			return nil, err
+		}
+	}
+	return tensors, nil
+}
+
+// readTensorFromC copies every field of a read tensor info.
+func readTensorFromC(info *C.eredu_read_tensor_info) ReadTensor {
+	t := ReadTensor{
+		Target:      C.GoString(info.target),
+		DType:       C.GoString(info.dtype),
+		LocalShape:  borrowedUint64s(info.local_shape, info.ndim),
+		LocalBytes:  uint64(info.local_bytes),
+		ReadBytes:   uint64(info.read_bytes),
+		PaddingRows: uint64(info.padding_rows),
+	}
+	if info.extent_count > 0 {
+		extents := unsafe.Slice(info.extents, int(info.extent_count))
+		t.Extents = make([]ReadExtent, len(extents))
+		for i, e := range extents {
+			t.Extents[i] = ReadExtent{
+				File: uint64(e.file), Offset: uint64(e.offset), Length: uint64(e.length),
+				Count: uint64(e.count), Stride: uint64(e.stride), Dest: uint64(e.dest),
+				DestStride: uint64(e.dest_stride),
+			}
+		}
+	}
+	return t
+}
+
+// JSON returns the canonical eredu.readplan.v1 text (compact, one trailing
+// newline), byte-identical across bindings and `eredu read-plan`.
+func (p *ReadPlan) JSON() (string, error) {
+	h, err := p.handle()
+	if err != nil {
+		return "", err
+	}
+	var text *C.char
+	var n C.size_t
+	var cerr *C.eredu_error
+	status := C.eredu_read_plan_to_json(h, &text, &n, &cerr)
+	runtime.KeepAlive(p)
+	if err := takeError(status, cerr); err != nil {
+		return "", err
+	}
+	return takeText(text, n), nil
+}

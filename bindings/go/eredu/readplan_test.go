@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
+package eredu
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// The tests read examples/files/stories260K.gguf, a GGUF llama model: 48
+// F32 tensors; 5 layers, hidden 64, 8 query heads, 4 KV heads, ffn 172,
+// vocabulary 512.
+const storiesGGUF = "examples/files/stories260K.gguf"
+
+func storiesPath(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(repoRoot(t), storiesGGUF)
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("%s is missing: these tests read it (%v)", path, err)
+	}
+	return path
+}
+
+// readPlanOf plans rank at tensor parallel tp and returns its read plan;
+// the description, checkpoint and layout are closed before it is used.
+func readPlanOf(t *testing.T, path string, tp, rank uint64, opts DescribeOptions) *ReadPlan {
+	t.Helper()
+	model, err := DescribeModel(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer model.Close()
+	checkpoint, err := OpenCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer checkpoint.Close()
+	layout, err := model.PlanRank(NewParallelTopology(tp, 1, 1, 1), rank, PlanOptions{Policy: PolicyRequire})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer layout.Close()
+	plan, err := NewReadPlan(layout, checkpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}
+
+func readTensorNamed(t *testing.T, plan *ReadPlan, target string) ReadTensor {
+	t.Helper()
+	tensors, err := plan.Tensors()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tensor := range tensors {
+		if tensor.Target == target {
+			return tensor
+		}
+	}
+	t.Fatalf("the plan reads no %s", target)
+	return ReadTensor{}
+}
+
+func TestDescribeModelFromGGUF(t *testing.T) {
+	path := storiesPath(t)
+	model, err := DescribeModel(path, DescribeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer model.Close()
+	if n, bytes := model.TensorCount(), model.GlobalBytes(); n != 48 || bytes != 1171200 {
+		t.Errorf("described %d tensors, %d bytes; want 48, 1171200", n, bytes)
+	}
+	checkpoint, err := OpenCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer checkpoint.Close()
+	if n := checkpoint.TensorCount(); n != 48 {
+		t.Errorf("the checkpoint stores %d tensors, want 48", n)
+	}
+}
+
+func TestReadPlanTP2Rank1(t *testing.T) {
+	path := storiesPath(t)
+	plan := readPlanOf(t, path, 2, 1, DescribeOptions{})
+	defer plan.Close()
+	if plan.Rank() != 1 || plan.ReadBytes() != 587008 {
+		t.Errorf("rank %d reads %d bytes, want rank 1, 587008", plan.Rank(), plan.ReadBytes())
+	}
+	files, err := plan.Files()
+	if err != nil || !reflect.DeepEqual(files, []string{path}) {
+		t.Errorf("Files() = %q, %v", files, err)
+	}
+	paths, err := plan.FilePaths()
+	if err != nil || !reflect.DeepEqual(paths, []string{path}) {
+		t.Errorf("FilePaths() = %q, %v", paths, err)
+	}
+	tensors, err := plan.Tensors()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tensors) != 48 {
+		t.Fatalf("%d tensors, want 48", len(tensors))
+	}
+	var sum uint64
+	for _, tensor := range tensors {
+		sum += tensor.ReadBytes
+		if tensor.DType != "F32" {
+			t.Errorf("%s: dtype %s", tensor.Target, tensor.DType)
+		}
+	}
+	if sum != 587008 {
+		t.Errorf("the tensors read %d bytes", sum)
+	}
+	want := ReadTensor{
+		Target: "blk.0.attn_q.weight", DType: "F32", LocalShape: []uint64{32, 64},
+		LocalBytes: 8192, ReadBytes: 8192,
+		Extents: []ReadExtent{{File: 0, Offset: 284768, Length: 8192, Count: 1, Stride: 8192, Dest: 0, DestStride: 8192}},
+	}
+	if got := readTensorNamed(t, plan, want.Target); !reflect.DeepEqual(got, want) {
+		t.Errorf("%s = %+v, want %+v", want.Target, got, want)
+	}
+	output := readTensorNamed(t, plan, "blk.0.attn_output.weight")
+	if !reflect.DeepEqual(output.LocalShape, []uint64{64, 32}) ||
+		!reflect.DeepEqual(output.Extents, []ReadExtent{{File: 0, Offset: 309472, Length: 128, Count: 64, Stride: 256, Dest: 0, DestStride: 128}}) {
+		t.Errorf("blk.0.attn_output.weight = %+v", output)
+	}
+}
+
+func TestReadPlanOfAPaddedVocabulary(t *testing.T) {
+	// 512 rows of 256 bytes (at offset 145504) padded to a multiple of 3 x 2:
+	// 516, 258 per rank; rank 1 reads rows [258, 512) and pads 4.
+	plan := readPlanOf(t, storiesPath(t), 2, 1, DescribeOptions{PadVocab: 3})
+	defer plan.Close()
+	want := ReadTensor{
+		Target: "output.weight", DType: "F32", LocalShape: []uint64{258, 64},
+		LocalBytes: 66048, ReadBytes: 65024, PaddingRows: 4,
+		Extents: []ReadExtent{{File: 0, Offset: 211552, Length: 65024, Count: 1, Stride: 65024, Dest: 0, DestStride: 65024}},
+	}
+	if got := readTensorNamed(t, plan, want.Target); !reflect.DeepEqual(got, want) {
+		t.Errorf("%s = %+v, want %+v", want.Target, got, want)
+	}
+}
+
+// TestReadPlanJSONIsTheCommands compares the text with what `eredu
+// read-plan examples/files/stories260K.gguf --tp 2 --rank 1 --format json`
+// prints at the repository root (tests/data; tests/cli checks it). The plan
+// names its file as given, so it is opened from there too. No test of this
+// package runs in parallel, so changing the working directory is safe.
+func TestReadPlanJSONIsTheCommands(t *testing.T) {
+	root := repoRoot(t)
+	storiesPath(t)
+	expected, err := os.ReadFile(filepath.Join(root, "tests", "data", "stories260K.tp2.rank1.readplan.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	here, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(root); err != nil {
+		t.Fatal(err)
+	}
+	plan := func() *ReadPlan {
+		defer func() {
+			if err := os.Chdir(here); err != nil {
+				t.Fatal(err)
+			}
+		}()
+		return readPlanOf(t, storiesGGUF, 2, 1, DescribeOptions{})
+	}()
+	defer plan.Close()
+	text, err := plan.JSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if text != string(expected) {
+		t.Errorf("JSON() differs from the command's output:\n%s\nwant\n%s", text, expected)
+	}
+}
+
+func TestDescribeAndOpenErrors(t *testing.T) {
+	_, err := DescribeModel("/nonexistent/model", DescribeOptions{})
+	var e *Error
+	if !errors.Is(err, ErrIO) || !errors.As(err, &e) || e.Code != 9 ||
+		e.Message != "cannot read /nonexistent/model/config.json: No such file or directory" {
+		t.Errorf("DescribeModel(missing) = %v", err)
+	}
+	notes := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(notes, []byte("not a checkpoint\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = OpenCheckpoint(notes)
+	if !errors.Is(err, ErrParse) || !errors.As(err, &e) || e.Code != 6 ||
+		!strings.HasPrefix(e.Message, notes+": header length ") {
+		t.Errorf("OpenCheckpoint(text file) = %v", err)
+	}
+	if _, err := OpenCheckpoint("a\x00b"); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("OpenCheckpoint(NUL) = %v", err)
+	}
+}
+
+func TestReadPlanCheckpointMismatch(t *testing.T) {
+	model, err := DescribeModel(filepath.Join(repoRoot(t), "examples", "models", "qwen3-1.7b"),
+		DescribeOptions{ConfigOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer model.Close()
+	layout, err := model.PlanRank(NewParallelTopology(1, 1, 1, 1), 0, PlanOptions{Policy: PolicyRequire})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer layout.Close()
+	checkpoint, err := OpenCheckpoint(storiesPath(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer checkpoint.Close()
+	_, err = NewReadPlan(layout, checkpoint)
+	var e *Error
+	if !errors.Is(err, ErrCheckpointMismatch) || !errors.As(err, &e) || e.Message !=
+		`rank 0 materializes tensor "model.embed_tokens.weight", which the checkpoint does not hold` {
+		t.Errorf("NewReadPlan(other model) = %v", err)
+	}
+}
+
+func TestClosedCheckpointsAndPlans(t *testing.T) {
+	path := storiesPath(t)
+	plan := readPlanOf(t, path, 2, 1, DescribeOptions{})
+	for i := 0; i < 2; i++ {
+		if err := plan.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	checkpoint, err := OpenCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkpoint.Close()
+	model, err := DescribeModel(path, DescribeOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer model.Close()
+	layout, err := model.PlanRank(NewParallelTopology(2, 1, 1, 1), 1, PlanOptions{Policy: PolicyRequire})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer layout.Close()
+	checks := map[string]error{}
+	_, checks["plan.Files"] = plan.Files()
+	_, checks["plan.FilePaths"] = plan.FilePaths()
+	_, checks["plan.Tensors"] = plan.Tensors()
+	_, checks["plan.JSON"] = plan.JSON()
+	_, checks["NewReadPlan(closed checkpoint)"] = NewReadPlan(layout, checkpoint)
+	_, checks["NewReadPlan(nil layout)"] = NewReadPlan(nil, checkpoint)
+	for name, err := range checks {
+		if !errors.Is(err, ErrClosed) {
+			t.Errorf("%s on a closed handle: %v", name, err)
+		}
+	}
+	if plan.Rank() != 0 || plan.ReadBytes() != 0 || checkpoint.TensorCount() != 0 {
+		t.Error("a closed handle's plain values are not 0")
+	}
+}
