@@ -333,3 +333,25 @@ func (p *ReadPlan) JSON() (string, error) {
 	}
 	return takeText(text, n), nil
 }
+
+// ReadTensor fills buf (at least the tensor's LocalBytes) with tensor i's
+// bytes from the checkpoint's files (eredu_read_plan_read_tensor):
+// exactly its extents, single ones with pread, strided rows from a
+// read-only mapping. Padding rows and bytes past LocalBytes are left as
+// they were. Errors: ErrInvalidArgument for an index out of range or a
+// short buffer, ErrIO for a file that cannot be read.
+func (p *ReadPlan) ReadTensor(i int, buf []byte) error {
+	h, err := p.handle()
+	if err != nil {
+		return err
+	}
+	var data unsafe.Pointer
+	if len(buf) > 0 {
+		data = unsafe.Pointer(&buf[0])
+	}
+	var cerr *C.eredu_error
+	status := C.eredu_read_plan_read_tensor(h, index(i), data, C.size_t(len(buf)), &cerr)
+	runtime.KeepAlive(p)
+	runtime.KeepAlive(buf)
+	return takeError(status, cerr)
+}

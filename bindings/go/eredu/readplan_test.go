@@ -4,6 +4,7 @@
 package eredu
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"path/filepath"
@@ -269,5 +270,54 @@ func TestClosedCheckpointsAndPlans(t *testing.T) {
 	}
 	if plan.Rank() != 0 || plan.ReadBytes() != 0 || checkpoint.TensorCount() != 0 {
 		t.Error("a closed handle's plain values are not 0")
+	}
+}
+
+func TestReadTensorFillsEachRanksColumns(t *testing.T) {
+	path := storiesPath(t)
+	const target = "blk.0.attn_output.weight"
+	indexOf := func(plan *ReadPlan) int {
+		tensors, err := plan.Tensors()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, tensor := range tensors {
+			if tensor.Target == target {
+				return i
+			}
+		}
+		t.Fatalf("the plan reads no %s", target)
+		return -1
+	}
+	whole := readPlanOf(t, path, 1, 0, DescribeOptions{})
+	defer whole.Close()
+	full := make([]byte, 64*64*4)
+	if err := whole.ReadTensor(indexOf(whole), full); err != nil {
+		t.Fatal(err)
+	}
+	for rank := uint64(0); rank < 2; rank++ {
+		plan := readPlanOf(t, path, 2, rank, DescribeOptions{})
+		defer plan.Close()
+		local := make([]byte, 64*32*4+2)
+		local[len(local)-1], local[len(local)-2] = 0xAA, 0xAA
+		if err := plan.ReadTensor(indexOf(plan), local); err != nil {
+			t.Fatal(err)
+		}
+		// Rank r holds 128 bytes (columns [32r, 32r + 32)) of each 256-byte row.
+		for row := 0; row < 64; row++ {
+			from := row*256 + int(rank)*128
+			if !bytes.Equal(local[row*128:row*128+128], full[from:from+128]) {
+				t.Fatalf("rank %d row %d differs from the file", rank, row)
+			}
+		}
+		if local[len(local)-1] != 0xAA || local[len(local)-2] != 0xAA {
+			t.Error("bytes past the tensor were written")
+		}
+		if err := plan.ReadTensor(indexOf(plan), local[:64*128-1]); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("a short buffer: %v", err)
+		}
+		if err := plan.ReadTensor(-1, local); !errors.Is(err, ErrInvalidArgument) {
+			t.Errorf("a negative index: %v", err)
+		}
 	}
 }
