@@ -88,6 +88,11 @@ eredu_status eredu_describe_options_init(eredu_describe_options* options, size_t
   return init_sized(options, size, "options", error);
 }
 
+eredu_status eredu_read_tensor_info_init(eredu_read_tensor_info* info, size_t size,
+                                         eredu_error** error) {
+  return init_sized(info, size, "info", error);
+}
+
 eredu_status eredu_model_describe(const char* path, const eredu_describe_options* options,
                                   eredu_model** out, eredu_error** error) {
   return firewall(

@@ -82,6 +82,11 @@ struct eredu_read_tensor_info {
   size_t extent_count;
 };
 
+/** An empty eredu_read_tensor_info with its struct_size, to pass to
+ * eredu_read_plan_tensor_info. */
+#define EREDU_READ_TENSOR_INFO_INIT \
+  { (uint32_t)sizeof(eredu_read_tensor_info), NULL, NULL, NULL, 0, 0, 0, 0, NULL, 0 }
+
 EREDU_BEGIN_DECLS
 
 /**
@@ -93,6 +98,17 @@ EREDU_BEGIN_DECLS
  * Thread-safe.
  */
 EREDU_API eredu_status eredu_describe_options_init(eredu_describe_options *options, size_t size,
+                                                   eredu_error **error);
+
+/**
+ * Initializes the first `size` bytes of `info` (pass sizeof *info): zeroes,
+ * struct_size = size.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (info);
+ *         EREDU_E_INVALID_ARGUMENT (size below 4 or above 4096, or ending
+ *         inside a field).
+ * Thread-safe.
+ */
+EREDU_API eredu_status eredu_read_tensor_info_init(eredu_read_tensor_info *info, size_t size,
                                                    eredu_error **error);
 
 /**

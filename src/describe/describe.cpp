@@ -164,8 +164,11 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
 Result<std::shared_ptr<const ModelDescription>> describe_model(const std::string& path,
                                                                const DescribeOptions& options) {
   std::error_code ignored;
-  if (!std::filesystem::is_directory(path, ignored) && is_gguf_file(path)) {
-    return describe_gguf(path, options);
+  if (std::filesystem::is_regular_file(path, ignored)) {
+    if (is_gguf_file(path)) return describe_gguf(path, options);
+    return failf(Status::Parse,
+                 "{}: not a GGUF file (it does not start with \"GGUF\") and not a model folder",
+                 path);
   }
   return describe_model_dir(path, options);
 }

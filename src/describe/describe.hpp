@@ -58,7 +58,8 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(
     const std::string& dir, const DescribeOptions& options = {});
 
 /// describe_gguf for a GGUF file (a regular file starting with `GGUF`),
-/// describe_model_dir for anything else (docs/describe.md).
+/// Parse for any other regular file, describe_model_dir for anything else
+/// (docs/describe.md).
 Result<std::shared_ptr<const ModelDescription>> describe_model(const std::string& path,
                                                                const DescribeOptions& options = {});
 

@@ -691,6 +691,11 @@ FUNCTIONS = {
         ctypes.c_size_t,  # size
         P(P(eredu_error)),  # error
     ]),
+    "eredu_read_tensor_info_init": (eredu_status, [
+        P(eredu_read_tensor_info),  # info
+        ctypes.c_size_t,  # size
+        P(P(eredu_error)),  # error
+    ]),
     "eredu_model_describe": (eredu_status, [
         ctypes.c_char_p,  # path
         P(eredu_describe_options),  # options

@@ -295,6 +295,13 @@ extern "C" {
     ) -> eredu_status;
 }
 extern "C" {
+    pub fn eredu_read_tensor_info_init(
+        info: *mut eredu_read_tensor_info,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
     pub fn eredu_model_describe(
         path: *const ::std::os::raw::c_char,
         options: *const eredu_describe_options,
