@@ -72,6 +72,15 @@ TEST_CASE("padded vocabulary rows are allocated, reported and not read") {
   CHECK(second.read_bytes == 32);
   CHECK(second.padding_rows == 6);
   CHECK(second.extents == std::vector<ReadExtent>{{0, base + 128, 32, 1, 32, 0, 32}});
+  // A multiple of 16 per rank: rank 1 holds rows [16, 32), padding only.
+  auto wide = pad_vocabulary(*fixture.model, 16);
+  REQUIRE(wide);
+  fixture.model = wide.value();
+  const TensorReadPlan only_padding = tensor(fixture.plan(2, 1, 1), "embed");
+  CHECK(only_padding.local_shape == std::vector<std::uint64_t>{16, 4});
+  CHECK(only_padding.padding_rows == 16);
+  CHECK(only_padding.read_bytes == 0);
+  CHECK(only_padding.extents.empty());
 }
 
 TEST_CASE("stacked experts at EP 2 x TP 2: one strided extent per rank") {
