@@ -104,20 +104,22 @@ void BM_ReadPlanEveryRank(benchmark::State& state) {
 }
 BENCHMARK(BM_ReadPlanEveryRank)->Unit(benchmark::kMillisecond)->Iterations(2);
 
-// A 1 GiB checkpoint: 32 BF16 matrices of [4096, 4096], the even ones
-// column-parallel (rows split) and the odd ones row-parallel (columns
-// split: a strided extent of 2 KiB rows at TP 4).
+// A 1 GiB checkpoint: 32 BF16 matrices of [4096, 4096], column-parallel
+// (rows split: one contiguous 8 MiB extent per rank at TP 4) or, with
+// `strided`, the odd ones row-parallel (columns split: a strided extent of
+// 4096 rows of 2 KiB).
 constexpr std::uint64_t kSide = 4096;
 constexpr int kMatrices = 32;
 
-std::string gib_groups() {
+std::string gib_groups(bool strided) {
   std::string groups = R"({"schema":"eredu.groups.v1","model":{"name":"gib"},"groups":[)";
   for (int i = 0; i < kMatrices; ++i) {
     if (i > 0) groups += ',';
     groups += "{\"name\":\"g" + std::to_string(i) +
               R"(","role":"feed_forward_intermediate","partition_units":4096,"members":[)" +
               "{\"target\":\"w" + std::to_string(i) + R"(","shape":[4096,4096],"dtype":"BF16",)" +
-              R"("sharding":{"kind":"partitioned","axis":)" + std::to_string(i % 2) + "}}]}";
+              R"("sharding":{"kind":"partitioned","axis":)" + std::to_string(strided ? i % 2 : 0) +
+              "}}]}";
   }
   return groups + "]}";
 }
@@ -172,9 +174,10 @@ void BM_SequentialRead(benchmark::State& state) {
 BENCHMARK(BM_SequentialRead)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The four ranks of TP 4, one after the other, each reading its tensors
-// into local buffers through read_tensor.
+// into local buffers through read_tensor; argument 1: half the matrices
+// row-parallel.
 void BM_ReadThroughPlans(benchmark::State& state) {
-  auto model = load_groups_json(gib_groups());
+  auto model = load_groups_json(gib_groups(state.range(0) == 1));
   auto checkpoint = open_checkpoint(gib_file());
   if (!model || !checkpoint) std::abort();
   const ParallelTopology topology = ParallelTopology::create(4, 1, 1, 1).value();
@@ -210,7 +213,7 @@ void BM_ReadThroughPlans(benchmark::State& state) {
   state.counters["whole_tensor_loader_bytes_per_rank"] =
       static_cast<double>(checkpoint.value().tensor_bytes());
 }
-BENCHMARK(BM_ReadThroughPlans)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ReadThroughPlans)->Arg(0)->Arg(1)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 }  // namespace
 
