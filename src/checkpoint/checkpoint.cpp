@@ -21,6 +21,10 @@ StoredShape stored_shape(const CheckpointTensor& tensor) {
   return stored;
 }
 
+bool stores_dtype(const CheckpointTensor& tensor, std::optional<Dtype> dtype) {
+  return !dtype || dtype == tensor.dtype.value_or(Dtype::U8);
+}
+
 const CheckpointTensor* Checkpoint::find(std::string_view name) const {
   auto found = std::lower_bound(
       tensors.begin(), tensors.end(), name,

@@ -47,6 +47,10 @@ struct StoredShape {
 /// the GGUF reader checked it).
 StoredShape stored_shape(const CheckpointTensor& tensor);
 
+/// Whether `tensor` stores elements of `dtype`: the same dtype for element
+/// types, U8 (the packed form) for a GGUF block type; true without a dtype.
+bool stores_dtype(const CheckpointTensor& tensor, std::optional<Dtype> dtype);
+
 /// The tensors of one checkpoint: one or more files, each tensor in one.
 struct Checkpoint {
   /// The files, as given (a file opened directly) or relative to the

@@ -4,6 +4,7 @@
 #include "core/text.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cstdint>
 
@@ -147,6 +148,10 @@ void append_pointer_token(std::string& out, std::string_view key) {
       out += c;
     }
   }
+}
+
+std::string shape_text(std::span<const std::uint64_t> shape) {
+  return fmt::format("[{}]", fmt::join(shape, ", "));
 }
 
 }  // namespace eredu

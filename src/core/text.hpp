@@ -5,6 +5,8 @@
 // Rust `{:?}` quoting of names in messages (docs/planning.md, "Text rules").
 #pragma once
 
+#include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 
@@ -22,6 +24,9 @@ bool is_valid_utf8(std::string_view text) noexcept;
 /// `text` with every ill-formed byte replaced by U+FFFD, so output that
 /// echoes outside bytes (paths, third-party messages) stays valid UTF-8.
 std::string to_valid_utf8(std::string_view text);
+
+/// A shape as messages print it: "[4096, 512]".
+std::string shape_text(std::span<const std::uint64_t> shape);
 
 /// Appends `key` escaped as one RFC 6901 JSON-pointer token ("~" as "~0",
 /// "/" as "~1"); the caller writes the "/" before it. The pointer is for

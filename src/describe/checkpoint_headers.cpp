@@ -10,10 +10,6 @@
 namespace eredu {
 namespace {
 
-std::string shape_text(const std::vector<std::uint64_t>& shape) {
-  return fmt::format("[{}]", fmt::join(shape, ", "));
-}
-
 Result<ParameterGroupSpec> rebuilt(const ParameterGroupSpec& group,
                                    std::vector<ParameterMemberSpec> members) {
   if (group.partition_units()) {
@@ -67,9 +63,7 @@ Result<void> check_stored_shapes(const ModelDescription& model, const Checkpoint
       const CheckpointTensor* stored = checkpoint.find(member.target());
       if (stored == nullptr) continue;
       const StoredShape shape = stored_shape(*stored);
-      const bool same_type = !member.dtype() || (stored->dtype ? member.dtype() == stored->dtype
-                                                               : member.dtype() == Dtype::U8);
-      if (shape.shape == member.global_shape() && same_type) continue;
+      if (shape.shape == member.global_shape() && stores_dtype(*stored, member.dtype())) continue;
       return failf(Status::CheckpointMismatch,
                    "tensor {}: described as {} {}, but {} stores {} {}{}",
                    debug_quoted(member.target()),

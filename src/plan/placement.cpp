@@ -3,12 +3,11 @@
 
 #include "plan/placement.hpp"
 
-#include <fmt/ranges.h>
-
 #include <algorithm>
 #include <array>
 
 #include "core/checked.hpp"
+#include "core/text.hpp"
 
 namespace eredu {
 namespace {
@@ -17,10 +16,6 @@ constexpr std::array<std::string_view, kPlacementKindCount> kPlacementNames{
     "replicated", "local", "omit", "rank", "shard", "range", "indices"};
 
 auto invalid(std::string message) { return fail(Status::InvalidTensor, std::move(message)); }
-
-std::string shape_text(std::span<const std::uint64_t> shape) {
-  return fmt::format("[{}]", fmt::join(shape, ", "));
-}
 
 Result<void> validate_indices(const TensorPlacement& placement,
                               std::span<const std::uint64_t> shape) {

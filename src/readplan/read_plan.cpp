@@ -13,10 +13,6 @@
 namespace eredu {
 namespace {
 
-std::string shape_text(const std::vector<std::uint64_t>& shape) {
-  return fmt::format("[{}]", fmt::join(shape, ", "));
-}
-
 // The member's stored tensor must have its shape and an element of its
 // dtype (a GGUF block type: U8, the packed form).
 Result<void> check_stored(const LocalTensorLayout& tensor, const CheckpointTensor& stored,
@@ -28,9 +24,7 @@ Result<void> check_stored(const LocalTensorLayout& tensor, const CheckpointTenso
                  shape_text(shape.shape));
   }
   const std::optional<Dtype> dtype = tensor.member->dtype();
-  const bool element_typed = stored.dtype.has_value();
-  if (dtype &&
-      ((element_typed && *dtype != *stored.dtype) || (!element_typed && *dtype != Dtype::U8))) {
+  if (!stores_dtype(stored, dtype)) {
     return failf(Status::CheckpointMismatch,
                  "tensor {}: the description has dtype {}, the checkpoint stores {}",
                  debug_quoted(tensor.target()), dtype_name(*dtype), stored.type);
