@@ -65,8 +65,9 @@ Result<void> add_safetensors(Checkpoint& checkpoint, const std::string& path, st
   return outcome::success();
 }
 
-Result<Checkpoint> open_sharded(const std::string& dir) {
-  EREDU_TRY(weight_map, read_weight_map(dir));
+// The shards `weight_map` (the folder's index, already read) names.
+Result<Checkpoint> open_sharded(const std::string& dir,
+                                const std::map<std::string, std::string>& weight_map) {
   std::vector<std::string> shards;
   for (const auto& entry : weight_map) shards.push_back(entry.second);
   std::sort(shards.begin(), shards.end());
@@ -96,6 +97,14 @@ Result<Checkpoint> open_sharded(const std::string& dir) {
   return checkpoint;
 }
 
+Result<Checkpoint> open_single(const std::string& dir) {
+  Checkpoint checkpoint;
+  checkpoint.root = dir;
+  EREDU_TRY(add_safetensors(checkpoint, dir + "/" + kSingle, kSingle));
+  EREDU_TRY(sort_checkpoint_tensors(checkpoint));
+  return checkpoint;
+}
+
 Result<Checkpoint> open_file(const std::string& path) {
   Checkpoint checkpoint;
   if (is_gguf_file(path)) {
@@ -119,12 +128,26 @@ bool is_gguf_file(const std::string& path) {
   return file && file.value().read(0, magic, "the magic") && std::equal(magic, magic + 4, "GGUF");
 }
 
-bool has_checkpoint_files(const std::string& dir) {
-  if (is_file(dir + "/" + kSingle)) return true;
-  auto weight_map = read_weight_map(dir);
-  if (!weight_map) return false;
-  return std::any_of(weight_map.value().begin(), weight_map.value().end(),
-                     [&](const auto& entry) { return is_file(dir + "/" + entry.second); });
+Result<std::optional<Checkpoint>> open_folder_checkpoint(const std::string& dir) {
+  const bool single = is_file(dir + "/" + kSingle);
+  if (is_file(dir + "/" + kIndex)) {
+    auto weight_map = read_weight_map(dir);
+    // An index that cannot be read is its reader's to report, unless a
+    // model.safetensors says the checkpoint is here.
+    if (!weight_map) {
+      if (single) return std::move(weight_map).error();
+      return std::nullopt;
+    }
+    const bool present =
+        single || std::any_of(weight_map.value().begin(), weight_map.value().end(),
+                              [&](const auto& entry) { return is_file(dir + "/" + entry.second); });
+    if (!present) return std::nullopt;
+    EREDU_TRY(checkpoint, open_sharded(dir, weight_map.value()));
+    return std::optional(std::move(checkpoint));
+  }
+  if (!single) return std::nullopt;
+  EREDU_TRY(checkpoint, open_single(dir));
+  return std::optional(std::move(checkpoint));
 }
 
 Result<Checkpoint> open_checkpoint(const std::string& path) {
@@ -135,14 +158,11 @@ Result<Checkpoint> open_checkpoint(const std::string& path) {
     }
     return open_file(path);
   }
-  if (is_file(path + "/" + kIndex)) return open_sharded(path);
-  if (is_file(path + "/" + kSingle)) {
-    Checkpoint checkpoint;
-    checkpoint.root = path;
-    EREDU_TRY(add_safetensors(checkpoint, path + "/" + kSingle, kSingle));
-    EREDU_TRY(sort_checkpoint_tensors(checkpoint));
-    return checkpoint;
+  if (is_file(path + "/" + kIndex)) {
+    EREDU_TRY(weight_map, read_weight_map(path));
+    return open_sharded(path, weight_map);
   }
+  if (is_file(path + "/" + kSingle)) return open_single(path);
   return failf(Status::Io, "{}: no checkpoint (neither {} nor {})", path, kIndex, kSingle);
 }
 

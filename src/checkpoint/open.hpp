@@ -6,6 +6,7 @@
 // checkpoint").
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "checkpoint/checkpoint.hpp"
@@ -30,10 +31,11 @@ bool is_gguf_file(const std::string& path);
 /// headers only. Thread-safe.
 Result<Checkpoint> open_checkpoint(const std::string& path);
 
-/// Whether the folder's shards are on disk: true for a folder with
-/// `model.safetensors`, or whose index names at least one shard that
-/// exists. An index whose shards are all absent (a folder of metadata
-/// only) is false.
-bool has_checkpoint_files(const std::string& dir);
+/// open_checkpoint of a folder whose files are on disk: one with
+/// `model.safetensors`, or whose index names at least one shard that exists;
+/// nullopt for a folder of metadata only (an index whose shards are all
+/// absent, or none that can be read, which its reader reports) and for a
+/// folder with neither file. Reads the index once. Errors: open_checkpoint's.
+Result<std::optional<Checkpoint>> open_folder_checkpoint(const std::string& dir);
 
 }  // namespace eredu

@@ -124,8 +124,8 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
   // The shards' headers, when they are on disk; a folder of metadata only
   // is checked against its index alone.
   std::optional<Checkpoint> checkpoint;
-  if (!options.config_only && has_checkpoint_files(dir)) {
-    EREDU_TRY(opened, open_checkpoint(dir));
+  if (!options.config_only) {
+    EREDU_TRY(opened, open_folder_checkpoint(dir));
     checkpoint = std::move(opened);
   }
   WeightIndex index = config_only_index();

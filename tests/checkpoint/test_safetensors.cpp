@@ -160,7 +160,7 @@ TEST_CASE("open_checkpoint: a folder, its index and its shards") {
   const test::WrittenTensor b{"b", "BF16", {4}, 8};
   SUBCASE("model.safetensors alone") {
     test::write_safetensors(folder.str() + "/model.safetensors", {a, b});
-    CHECK(has_checkpoint_files(folder.str()));
+    CHECK(open_folder_checkpoint(folder.str()).value().has_value());
     auto checkpoint = open_checkpoint(folder.str());
     REQUIRE(checkpoint);
     CHECK(checkpoint.value().files == std::vector<std::string>{"model.safetensors"});
@@ -210,7 +210,7 @@ TEST_CASE("open_checkpoint: a folder, its index and its shards") {
   }
   SUBCASE("a missing shard, a shard outside the folder, nothing at all") {
     folder.write("model.safetensors.index.json", R"({"weight_map":{"a":"s1.safetensors"}})");
-    CHECK_FALSE(has_checkpoint_files(folder.str()));
+    CHECK_FALSE(open_folder_checkpoint(folder.str()).value().has_value());
     auto missing = open_checkpoint(folder.str());
     REQUIRE_FALSE(missing);
     CHECK(missing.error().code == Status::Io);
