@@ -207,11 +207,8 @@ Result<CheckpointTensor> GgufReader::tensor_info(std::uint64_t index) {
   tensor.ggml_type = code;
   tensor.type = std::string(info.value().name);
   tensor.shape.assign(ggml_order.rbegin(), ggml_order.rend());
-  if (tensor.type == "F32" || tensor.type == "F16" || tensor.type == "BF16" ||
-      tensor.type == "F64" || tensor.type == "I8" || tensor.type == "I16" || tensor.type == "I32" ||
-      tensor.type == "I64") {
-    tensor.dtype = parse_dtype(tensor.type);
-  }
+  // ggml spells its one-value types as safetensors spells the dtypes.
+  if (info.value().block_values == 1) tensor.dtype = parse_dtype(tensor.type);
   const auto elements = checked_element_count(ggml_order);
   if (!elements) return failf(Status::Parse, "{}: its element count overflows 64 bits", where);
   if (ggml_order[0] % info.value().block_values != 0) {

@@ -33,38 +33,28 @@ struct GgufDecoder {
   std::uint64_t vocab = 0;
 };
 
-class MetadataReader {
- public:
-  MetadataReader(const GgufHeader& header, std::string path, std::string arch)
-      : header_(header), path_(std::move(path)), arch_(std::move(arch)) {}
-
-  Result<std::uint64_t> size(const std::string& name, std::optional<std::uint64_t> fallback) {
-    const std::string key = arch_ + "." + name;
-    const GgufValue* value = header_.find(key);
-    if (value == nullptr && fallback) return *fallback;
-    const std::optional<std::uint64_t> size = value ? value->as_unsigned() : std::nullopt;
-    if (!size || *size == 0) {
-      return failf(Status::Parse, "{}: metadata key {} must be a positive integer", path_, key);
-    }
-    return *size;
+// `<arch>.<name>`: a positive integer, or `fallback` when absent and given.
+Result<std::uint64_t> metadata_size(const GgufHeader& header, const std::string& path,
+                                    const std::string& arch, const std::string& name,
+                                    std::optional<std::uint64_t> fallback = std::nullopt) {
+  const std::string key = arch + "." + name;
+  const GgufValue* value = header.find(key);
+  if (value == nullptr && fallback) return *fallback;
+  const std::optional<std::uint64_t> size = value ? value->as_unsigned() : std::nullopt;
+  if (!size || *size == 0) {
+    return failf(Status::Parse, "{}: metadata key {} must be a positive integer", path, key);
   }
-
- private:
-  const GgufHeader& header_;
-  std::string path_;
-  std::string arch_;
-};
+  return *size;
+}
 
 Result<GgufDecoder> read_decoder(const GgufHeader& header, const Checkpoint& checkpoint,
                                  const std::string& path, const std::string& arch) {
-  MetadataReader metadata(header, path, arch);
-  GgufDecoder decoder;
-  EREDU_TRY(layers, metadata.size("block_count", std::nullopt));
-  EREDU_TRY(hidden, metadata.size("embedding_length", std::nullopt));
-  EREDU_TRY(intermediate, metadata.size("feed_forward_length", std::nullopt));
-  EREDU_TRY(heads, metadata.size("attention.head_count", std::nullopt));
-  EREDU_TRY(kv_heads, metadata.size("attention.head_count_kv", heads));
-  EREDU_TRY(head_dim, metadata.size("attention.key_length", hidden / heads));
+  EREDU_TRY(layers, metadata_size(header, path, arch, "block_count"));
+  EREDU_TRY(hidden, metadata_size(header, path, arch, "embedding_length"));
+  EREDU_TRY(intermediate, metadata_size(header, path, arch, "feed_forward_length"));
+  EREDU_TRY(heads, metadata_size(header, path, arch, "attention.head_count"));
+  EREDU_TRY(kv_heads, metadata_size(header, path, arch, "attention.head_count_kv", heads));
+  EREDU_TRY(head_dim, metadata_size(header, path, arch, "attention.key_length", hidden / heads));
   if (heads % kv_heads != 0) {
     return failf(Status::UnsupportedModel, "{}: {} query heads are not a multiple of {} KV heads",
                  path, heads, kv_heads);
@@ -73,14 +63,12 @@ Result<GgufDecoder> read_decoder(const GgufHeader& header, const Checkpoint& che
   if (embedding == nullptr || embedding->shape.size() != 2) {
     return failf(Status::CheckpointMismatch, "{}: no two-axis token_embd.weight", path);
   }
-  decoder =
-      GgufDecoder{layers, hidden, intermediate, heads, kv_heads, head_dim, embedding->shape[0]};
   // Every product below is one of the file's tensors' element counts or
   // a sum of them, unless the metadata lies: the shape check then refuses.
-  if (!checked_mul(heads, head_dim) || !checked_mul(decoder.vocab, hidden)) {
+  if (!checked_mul(heads, head_dim) || !checked_mul(embedding->shape[0], hidden)) {
     return failf(Status::Parse, "{}: head and vocabulary sizes overflow", path);
   }
-  return decoder;
+  return GgufDecoder{layers, hidden, intermediate, heads, kv_heads, head_dim, embedding->shape[0]};
 }
 
 Result<std::vector<ParameterGroupSpec>> layer_groups(const GgufDecoder& decoder,
