@@ -242,31 +242,32 @@ func (p *ReadPlan) ReadBytes() uint64 {
 // as eredu.readplan.v1 names them: the path as given for a file opened
 // directly, else relative to the model folder.
 func (p *ReadPlan) Files() ([]string, error) {
-	h, err := p.handle()
-	if err != nil {
-		return nil, err
-	}
-	files := make([]string, int(C.eredu_read_plan_file_count(h)))
-	for i := range files {
-		files[i] = C.GoString(C.eredu_read_plan_file(h, C.size_t(i)))
-	}
-	runtime.KeepAlive(p)
-	return files, nil
+	return p.fileNames(false)
 }
 
 // FilePaths returns Files as paths to open: joined to the model folder the
 // checkpoint was opened from.
 func (p *ReadPlan) FilePaths() ([]string, error) {
+	return p.fileNames(true)
+}
+
+// fileNames copies every file's name (eredu_read_plan_file), or its path
+// (eredu_read_plan_file_path).
+func (p *ReadPlan) fileNames(paths bool) ([]string, error) {
 	h, err := p.handle()
 	if err != nil {
 		return nil, err
 	}
-	paths := make([]string, int(C.eredu_read_plan_file_count(h)))
-	for i := range paths {
-		paths[i] = C.GoString(C.eredu_read_plan_file_path(h, C.size_t(i)))
+	names := make([]string, int(C.eredu_read_plan_file_count(h)))
+	for i := range names {
+		if paths {
+			names[i] = C.GoString(C.eredu_read_plan_file_path(h, C.size_t(i)))
+		} else {
+			names[i] = C.GoString(C.eredu_read_plan_file(h, C.size_t(i)))
+		}
 	}
 	runtime.KeepAlive(p)
-	return paths, nil
+	return names, nil
 }
 
 // Tensors returns a copy of every tensor, in target order: one library call

@@ -200,12 +200,18 @@ class ReadPlan(Handle):
                 for index in range(lib.eredu_read_plan_tensor_count(handle))]
 
     def _index(self, key):
-        """The index of the tensor at index `key`, or with target `key`."""
+        """The index of the tensor at index `key`, or with target `key`
+        (looked up in a table built on first use: the plan never changes,
+        and reading every tensor by name must not read every tensor's info
+        each time)."""
         if isinstance(key, str):
-            for index, tensor in enumerate(self.tensors):
-                if tensor.target == key:
-                    return index
-            raise KeyError(f"the read plan has no tensor {key!r}")
+            targets = self.__dict__.get("_targets")
+            if targets is None:
+                targets = {tensor.target: index for index, tensor in enumerate(self.tensors)}
+                self._targets = targets
+            if key not in targets:
+                raise KeyError(f"the read plan has no tensor {key!r}")
+            return targets[key]
         return convert.size(key, "index")
 
     def read_into(self, tensor, buffer=None):
