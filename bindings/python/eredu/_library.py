@@ -109,7 +109,8 @@ def load(environ=os.environ, cdll=ctypes.CDLL):
         return Library(opened, path, how)
     raise ImportError(
         "eredu: cannot load liberedu; tried " + "; ".join(attempts) +
-        ". Set EREDU_LIBRARY to the path of liberedu.so.0."
+        ". Install the library (Debian package liberedu0, or `meson install`) or set "
+        "EREDU_LIBRARY to the path of liberedu.so.0."
     )
 
 
