@@ -1,3 +1,3 @@
-module eredu.dev/bindings/go
+module github.com/eredu/eredu/bindings/go
 
 go 1.19

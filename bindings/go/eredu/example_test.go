@@ -9,7 +9,7 @@ import (
 	"log"
 	"strings"
 
-	"eredu.dev/bindings/go/eredu"
+	"github.com/eredu/eredu/bindings/go/eredu"
 )
 
 const gqaDescription = `{"schema":"eredu.groups.v1","groups":[{"name":"layers.0.self_attn",` +

@@ -29,7 +29,7 @@ import (
 	"sort"
 	"time"
 
-	"eredu.dev/bindings/go/eredu"
+	"github.com/eredu/eredu/bindings/go/eredu"
 )
 
 const accessorCalls = 1_000_000
