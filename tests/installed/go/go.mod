@@ -1,0 +1,3 @@
+module example.com/eredu-installed
+
+go 1.19
