@@ -13,7 +13,7 @@
 #include "cli/output.hpp"
 #include "eredu/version.h"
 
-namespace eredu {
+namespace eredu::cli {
 namespace {
 
 // Errors found while parsing flags still follow --format json if it was given.
@@ -227,18 +227,20 @@ int run(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
-    return report_error(Error{Status::InvalidArgument, error.what()}, json);
+    return report_error(Error{EREDU_E_INVALID_ARGUMENT, error.what(), {}}, json);
   }
   if (*plan_command && rank_flag->count() == 0 && !plan.all_ranks) {
-    return report_error({Status::InvalidArgument, "plan needs --rank R or --all-ranks"}, json);
+    return report_error({EREDU_E_INVALID_ARGUMENT, "plan needs --rank R or --all-ranks", {}}, json);
   }
   if (rank_flag->count() > 0) plan.rank = rank;
   if (*read_plan_command && read_rank_flag->count() == 0 && !read_plan.all_ranks) {
-    return report_error({Status::InvalidArgument, "read-plan needs --rank R or --all-ranks"}, json);
+    return report_error({EREDU_E_INVALID_ARGUMENT, "read-plan needs --rank R or --all-ranks", {}},
+                        json);
   }
   if (read_rank_flag->count() > 0) read_plan.rank = read_rank;
   if (*fit_command && !fit.model_dir && !fit.groups) {
-    return report_error({Status::InvalidArgument, "fit needs MODEL_DIR or --groups FILE"}, json);
+    return report_error({EREDU_E_INVALID_ARGUMENT, "fit needs MODEL_DIR or --groups FILE", {}},
+                        json);
   }
   residency_flags.collect();
   fit_residency_flags.collect();
@@ -254,18 +256,18 @@ int run(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace eredu
+}  // namespace eredu::cli
 
 int main(int argc, char** argv) {
   // Nothing may escape as an uncaught exception: report it as
   // docs/interchange.md ("Errors and exit codes") says.
   try {
-    return eredu::run(argc, argv);
+    return eredu::cli::run(argc, argv);
   } catch (const std::bad_alloc&) {
-    return eredu::report_error({eredu::Status::OutOfMemory, "out of memory"},
-                               eredu::wants_json(argc, argv));
+    return eredu::cli::report_error({EREDU_E_OUT_OF_MEMORY, "out of memory", {}},
+                                    eredu::cli::wants_json(argc, argv));
   } catch (const std::exception& error) {
-    return eredu::report_error({eredu::Status::Internal, error.what()},
-                               eredu::wants_json(argc, argv));
+    return eredu::cli::report_error({EREDU_E_INTERNAL, error.what(), {}},
+                                    eredu::cli::wants_json(argc, argv));
   }
 }
