@@ -127,6 +127,20 @@ class ResidencyFlagOptions {
   CLI::Option* expert_cache_ = nullptr;
 };
 
+// Under every help text (docs/interchange.md, "Errors and exit codes").
+constexpr const char* kExitStatus =
+    "Exit status:\n"
+    "  0  success\n"
+    "  1  a file or standard input could not be read, or standard output could not be written\n"
+    "  2  invalid input or flags\n"
+    "  3  coverage problems, or a rank that does not fit (the output is written first)\n"
+    "  4  an internal error, or out of memory";
+
+// A command's help ends with an example of it, then the exit statuses.
+void add_example(CLI::App& command, const char* example) {
+  command.footer(std::string("Example:\n  ") + example + "\n\n" + kExitStatus);
+}
+
 int run(int argc, char** argv) {
   const bool json = wants_json(argc, argv);
   CLI::App app{
@@ -135,6 +149,7 @@ int run(int argc, char** argv) {
       "eredu"};
   app.set_version_flag("--version", EREDU_VERSION_STRING);
   app.require_subcommand(1);
+  app.footer(kExitStatus);
 
   PlanArgs plan;
   CLI::App* plan_command =
@@ -222,6 +237,13 @@ int run(int argc, char** argv) {
   residency_command
       ->add_option("--policy", residency.policy, "eredu.residency.v1 file, or - for stdin")
       ->required();
+
+  add_example(*plan_command, "eredu plan --groups llama.groups.json --tp 8 --all-ranks");
+  add_example(*describe_command, "eredu describe ./Llama-3.1-70B > llama.groups.json");
+  add_example(*check_command, "eredu check ./Llama-3.1-70B --tp 4 --device-budget 80GiB");
+  add_example(*fit_command, "eredu fit ./Llama-3.1-70B --device-budget 80GiB --max-world 16");
+  add_example(*read_plan_command, "eredu read-plan ./Llama-3.1-70B --tp 8 --rank 3");
+  add_example(*residency_command, "eredu residency --policy dense.residency.json");
 
   try {
     app.parse(argc, argv);
