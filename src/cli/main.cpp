@@ -11,6 +11,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
+#include "cli/suggest.hpp"
 #include "eredu/version.h"
 
 namespace eredu::cli {
@@ -249,7 +250,9 @@ int run(int argc, char** argv) {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
-    return report_error(Error{EREDU_E_INVALID_ARGUMENT, error.what(), {}}, json);
+    std::string message = error.what();
+    if (const auto meant = suggestion(app, argc, argv)) message += "; did you mean " + *meant + "?";
+    return report_error(Error{EREDU_E_INVALID_ARGUMENT, std::move(message), {}}, json);
   }
   if (*plan_command && rank_flag->count() == 0 && !plan.all_ranks) {
     return report_error({EREDU_E_INVALID_ARGUMENT, "plan needs --rank R or --all-ranks", {}}, json);
