@@ -81,6 +81,18 @@ Result<void> require_array(const void* pointer, std::size_t count, const Argumen
   return outcome::success();
 }
 
+Result<std::string_view> json_argument(const char* text, std::size_t length,
+                                       const ArgumentName& name) {
+  constexpr std::size_t kMaxJsonBytes = 0xFFFFFFFF;
+  EREDU_TRY(require_array(text, length, name));
+  if (length > kMaxJsonBytes) {
+    return failf(Status::InvalidArgument,
+                 "length is too large: {} bytes, more than the {} of a JSON document eredu parses",
+                 length, kMaxJsonBytes);
+  }
+  return length == 0 ? std::string_view() : std::string_view(text, length);
+}
+
 Result<void> count_argument(std::size_t count, std::size_t element_size, std::size_t copy_size,
                             const ArgumentName& name) {
   constexpr auto kMaxArrayBytes =
@@ -139,6 +151,10 @@ const char* eredu_error_message(const eredu_error* error) {
 size_t eredu_error_count(const eredu_error* error) {
   if (error == nullptr) return 0;
   return error->entries == nullptr ? 1 : error->entries->size();
+}
+
+bool eredu_error_is_planning_failure(const eredu_error* error) {
+  return error != nullptr && error->entries != nullptr;
 }
 
 eredu_status eredu_error_entry_init(eredu_error_entry* entry, size_t size, eredu_error** error) {

@@ -112,6 +112,13 @@ Result<std::string_view> text_argument(const char* text, const ArgumentName& nam
 /// An input array: NULL is fine when the count is 0.
 Result<void> require_array(const void* pointer, std::size_t count, const ArgumentName& name);
 
+/// A caller JSON document of `length` bytes (NULL is fine when the length is
+/// 0: an empty document). NullArgument for a NULL `text` with a nonzero
+/// length; InvalidArgument when `length` exceeds the 4294967295 bytes of
+/// simdjson's SIMDJSON_MAXSIZE_BYTES, checked before the document is read.
+Result<std::string_view> json_argument(const char* text, std::size_t length,
+                                       const ArgumentName& name);
+
 /// The most bytes eredu allocates at once to copy a caller array: 1 TiB,
 /// AddressSanitizer's own limit for one allocation and far beyond any real
 /// model description.

@@ -10,14 +10,12 @@
 #include "firewall.hpp"
 #include "handles.hpp"
 #include "interchange/groups_json.hpp"
+#include "interchange/groups_write.hpp"
+#include "model/vocab_padding.hpp"
 #include "outputs.hpp"
 
 namespace eredu::capi {
 namespace {
-
-// simdjson's SIMDJSON_MAXSIZE_BYTES: its parser takes no longer document, so
-// a longer `length` is refused before the document is copied.
-constexpr std::size_t kMaxJsonBytes = 0xFFFFFFFF;
 
 Result<ModelInfo> info_argument(const eredu_model_info* given) {
   ModelInfo model_info;
@@ -77,16 +75,8 @@ eredu_status eredu_model_from_json(const char* text, size_t length, eredu_model*
   return firewall(
       error,
       [&]() -> Result<void> {
-        EREDU_TRY(require_array(text, length, "text"));
-        if (length > kMaxJsonBytes) {
-          return failf(Status::InvalidArgument,
-                       "length is too large: {} bytes, more than the {} of a JSON document eredu "
-                       "parses",
-                       length, kMaxJsonBytes);
-        }
+        EREDU_TRY(document, json_argument(text, length, "text"));
         EREDU_TRY(require(out, "out"));
-        const std::string_view document =
-            length == 0 ? std::string_view() : std::string_view(text, length);
         EREDU_TRY(description, load_groups_json(document));
         *out = new eredu_model{std::move(description)};
         return outcome::success();
@@ -106,6 +96,51 @@ size_t eredu_model_group_count(const eredu_model* model) {
 
 uint64_t eredu_model_global_bytes(const eredu_model* model) {
   return model == nullptr ? 0 : model->description->global_bytes();
+}
+
+eredu_status eredu_model_get_info(const eredu_model* model, eredu_model_info* out,
+                                  eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(model, "model"));
+        EREDU_TRY(sized_out(out, "out"));
+        const ModelInfo& stored = model->description->info();
+        eredu_model_info info{};
+        info.name = stored.name ? stored.name->c_str() : nullptr;
+        info.has_layers = stored.layers ? 1 : 0;
+        info.layers = stored.layers.value_or(0);
+        info.has_experts = stored.experts ? 1 : 0;
+        info.experts = stored.experts.value_or(0);
+        write_sized(out, info);
+        return outcome::success();
+      },
+      out);
+}
+
+eredu_status eredu_model_to_json(const eredu_model* model, char** out, size_t* length,
+                                 eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(model, "model"));
+        return buffer_out(groups_to_json(*model->description), out, length);
+      },
+      out, length);
+}
+
+eredu_status eredu_model_pad_vocab(const eredu_model* model, uint64_t multiple, eredu_model** out,
+                                   eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(model, "model"));
+        EREDU_TRY(require(out, "out"));
+        EREDU_TRY(padded, pad_vocabulary(*model->description, multiple));
+        *out = new eredu_model{std::move(padded)};
+        return outcome::success();
+      },
+      out);
 }
 
 }  // extern "C"

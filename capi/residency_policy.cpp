@@ -3,6 +3,7 @@
 
 // eredu_residency_validate and the weight-residency descriptors
 // (docs/residency.md, "Weight-residency policies").
+#include "admission/residency_json.hpp"
 #include "firewall.hpp"
 #include "request/load_request.hpp"
 #include "residency_policy_arguments.hpp"
@@ -246,6 +247,21 @@ eredu_status eredu_residency_validate(const eredu_weight_residency_desc* desc, u
           EREDU_TRY(sized_out(out, "out"));
         }
         EREDU_TRY(residency, argument.build());
+        return summary_out(residency, unit_count, out);
+      },
+      out);
+}
+
+eredu_status eredu_residency_from_json(const char* text, size_t length, uint64_t unit_count,
+                                       eredu_residency_summary* out, eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(document, json_argument(text, length, "text"));
+        if (out != nullptr) {
+          EREDU_TRY(sized_out(out, "out"));
+        }
+        EREDU_TRY(residency, load_residency_json(document));
         return summary_out(residency, unit_count, out);
       },
       out);

@@ -134,6 +134,67 @@ EREDU_API size_t eredu_model_group_count(const eredu_model *model);
  */
 EREDU_API uint64_t eredu_model_global_bytes(const eredu_model *model);
 
+/**
+ * The model's optional `model` object of eredu.groups.v1: its name, decoder
+ * layer count and routed expert count, as given when it was built, loaded or
+ * described.
+ *
+ * @param model the description; NULL is EREDU_E_NULL_ARGUMENT.
+ * @param out   an eredu_model_info with struct_size set (EREDU_MODEL_INFO_INIT
+ *              or eredu_model_info_init); filled within its struct_size:
+ *              `name` (NULL when absent) borrows from the model and stays
+ *              valid while the model handle lives; has_layers/layers and
+ *              has_experts/experts as stored (0 when absent). Zeroed within
+ *              its struct_size on failure.
+ * @param error optional error slot.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, out);
+ *         EREDU_E_INVALID_ARGUMENT (out->struct_size below 4 or above 4096,
+ *         or ending inside a field).
+ * Thread-safe. eredu.groups.v1 `model`.
+ */
+EREDU_API eredu_status eredu_model_get_info(const eredu_model *model, eredu_model_info *out,
+                                            eredu_error **error);
+
+/**
+ * The model as canonical eredu.groups.v1 text (docs/interchange.md, "Writing
+ * a description"), as `eredu describe` prints it: compact, one trailing
+ * newline; loading it with eredu_model_from_json gives an equal model.
+ *
+ * @param model  the description; NULL is EREDU_E_NULL_ARGUMENT.
+ * @param out    receives a NUL-terminated UTF-8 buffer owned by the caller,
+ *               released with eredu_buffer_free; NULL on failure.
+ * @param length optional (may be NULL): the text length in bytes without
+ *               the terminator; 0 on failure.
+ * @param error  optional error slot.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, out);
+ *         EREDU_E_OUT_OF_MEMORY.
+ * Thread-safe.
+ */
+EREDU_API eredu_status eredu_model_to_json(const eredu_model *model, char **out, size_t *length,
+                                           eredu_error **error);
+
+/**
+ * A copy of `model` whose vocabulary groups (role vocabulary, with a balanced
+ * member) pad their rows to a multiple of `multiple`
+ * times the tensor-parallel size when planned (docs/planning.md,
+ * "Vocabulary padding"), replacing any multiple they had; what
+ * eredu_describe_options.pad_vocab_multiple does when describing, for a
+ * description loaded from JSON or built from groups. `model` is unchanged.
+ *
+ * @param model    the description; NULL is EREDU_E_NULL_ARGUMENT.
+ * @param multiple the padding multiple, at least 1.
+ * @param out      receives the new model (owned; free with
+ *                 eredu_model_free), NULL on failure.
+ * @param error    optional error slot.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, out);
+ *         EREDU_E_INVALID_ARGUMENT (multiple 0, or no group of the model can
+ *         be padded); EREDU_E_INVALID_GROUP (a vocabulary group whose
+ *         balanced members have different extents); EREDU_E_OUT_OF_MEMORY.
+ * Thread-safe.
+ */
+EREDU_API eredu_status eredu_model_pad_vocab(const eredu_model *model, uint64_t multiple,
+                                             eredu_model **out, eredu_error **error);
+
 EREDU_END_DECLS
 
 #endif /* EREDU_MODEL_H */

@@ -351,6 +351,41 @@ EREDU_API eredu_status eredu_residency_validate(const eredu_weight_residency_des
                                                 uint64_t unit_count, eredu_residency_summary *out,
                                                 eredu_error **error);
 
+/**
+ * Reads an eredu.residency.v1 policy document (docs/residency.md, "Policies
+ * as JSON"), validates it whole and, on success, reports what it derives for
+ * `unit_count` ordinary execution units, as eredu_residency_validate does for
+ * a description. What `eredu residency --policy` prints.
+ *
+ * @param text       the document, UTF-8, `length` bytes (no terminator
+ *                   needed; a NUL byte is EREDU_E_PARSE). May be NULL when
+ *                   length is 0 (then EREDU_E_PARSE: an empty document).
+ * @param length     size of `text` in bytes, at most 4294967295; more is
+ *                   EREDU_E_INVALID_ARGUMENT, checked before the document is
+ *                   read.
+ * @param unit_count ordinary execution units, for out->device_depth.
+ * @param out        an output struct with struct_size set, or NULL to only
+ *                   validate; filled up to its struct_size on success, its
+ *                   covered fields zeroed on failure.
+ * @param error      optional error slot.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (NULL text with a nonzero
+ *   length); EREDU_E_INVALID_ARGUMENT (length above 4294967295, a
+ *   struct_size of out); then the document's errors in the order of
+ *   docs/residency.md: EREDU_E_PARSE (syntax, UTF-8, a byte-order mark,
+ *   unknown or repeated keys, wrong types, unknown words, options the kind
+ *   has no such option for), EREDU_E_UNSUPPORTED_VERSION (a schema other
+ *   than eredu.residency.v1), EREDU_E_ZERO_PREFETCH_DEPTH,
+ *   EREDU_E_HOST_DISABLED_CONTROLS, EREDU_E_ZERO_HOST_LOOKAHEAD,
+ *   EREDU_E_ZERO_QUEUE_CAPACITY, EREDU_E_ZERO_PARAMETER_BANK_SCRATCH_LIMIT,
+ *   EREDU_E_ZERO_PARAMETER_BANK_PREFILL_TARGET,
+ *   EREDU_E_PARAMETER_BANK_PREFILL_TARGET_EXCEEDS_SCRATCH;
+ *   EREDU_E_OUT_OF_MEMORY.
+ * Thread-safe. Nothing is kept: the document is read during the call.
+ */
+EREDU_API eredu_status eredu_residency_from_json(const char *text, size_t length,
+                                                 uint64_t unit_count, eredu_residency_summary *out,
+                                                 eredu_error **error);
+
 EREDU_END_DECLS
 
 #endif /* EREDU_RESIDENCY_POLICY_H */

@@ -253,6 +253,20 @@ EREDU_API void eredu_error_free(eredu_error *error);
 EREDU_API size_t eredu_error_count(const eredu_error *error);
 
 /**
+ * Whether the error object is a planning failure's list of problems
+ * (eredu_plan_rank, eredu_plan_world_json, eredu_check_json; docs/
+ * interchange.md, "Planning errors"), also of a single problem, as the
+ * `errors` array of the command's JSON error object is present for every
+ * planning failure and absent for other errors (docs/interchange.md,
+ * section 7). A topology or rank error, which stops planning, is not one.
+ *
+ * @param error an error object, or NULL.
+ * @return true for a planning failure; false for any other error and NULL.
+ * Thread-safe: error objects are immutable. Cannot fail.
+ */
+EREDU_API bool eredu_error_is_planning_failure(const eredu_error *error);
+
+/**
  * Initializes the first `size` bytes of `entry` (pass sizeof *entry):
  * zeroes and struct_size = size.
  *

@@ -9,10 +9,9 @@
 #include <charconv>
 #include <utility>
 
-#include "core/checked.hpp"
-#include "core/text.hpp"
+#include "cli/quoted.hpp"
 
-namespace eredu {
+namespace eredu::cli {
 
 std::string human_bytes(std::uint64_t bytes) {
   constexpr std::array<const char*, 6> kUnits = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
@@ -46,15 +45,15 @@ Result<std::uint64_t> parse_size(std::string_view flag, std::string_view text) {
   const std::errc error = std::from_chars(text.data(), text.data() + digits, count).ec;
   for (const auto& [unit, scale] : kScales) {
     if (digits == 0 || suffix != unit) continue;
-    const auto bytes = error == std::errc() ? checked_mul(count, scale) : std::nullopt;
-    if (bytes) return *bytes;
-    return failf(Status::InvalidArgument, "{} {} is more than 18446744073709551615 bytes", flag,
+    std::uint64_t bytes = 0;
+    if (error == std::errc() && !__builtin_mul_overflow(count, scale, &bytes)) return bytes;
+    return failf(EREDU_E_INVALID_ARGUMENT, "{} {} is more than 18446744073709551615 bytes", flag,
                  debug_quoted(text));
   }
-  return failf(Status::InvalidArgument,
+  return failf(EREDU_E_INVALID_ARGUMENT,
                "{} {} is not a size; use bytes, or a whole number with KiB, MiB, GiB, TiB "
                "(powers of 1024) or KB, MB, GB, TB (powers of 1000), like 80GiB",
                flag, debug_quoted(text));
 }
 
-}  // namespace eredu
+}  // namespace eredu::cli

@@ -8,9 +8,9 @@
 #include <string>
 #include <string_view>
 
-#include "core/result.hpp"
+#include "cli/result.hpp"
 
-namespace eredu {
+namespace eredu::cli {
 
 /// `bytes` in the largest power-of-1024 unit that keeps the value at least 1,
 /// two decimals: "512 B", "1.50 KiB", "14.96 GiB".
@@ -18,8 +18,8 @@ std::string human_bytes(std::uint64_t bytes);
 
 /// A size flag (docs/interchange.md, "Common flags"): decimal digits,
 /// optionally followed by `KiB MiB GiB TiB` (powers of 1024) or `KB MB GB TB`
-/// (powers of 1000): "4096", "80GiB", "16GB". Errors: InvalidArgument naming
+/// (powers of 1000): "4096", "80GiB", "16GB". Errors: EREDU_E_INVALID_ARGUMENT naming
 /// `flag` and the text for anything else, or a size above 2^64 - 1 bytes.
 Result<std::uint64_t> parse_size(std::string_view flag, std::string_view text);
 
-}  // namespace eredu
+}  // namespace eredu::cli

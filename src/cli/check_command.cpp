@@ -3,50 +3,73 @@
 
 #include <fmt/format.h>
 
-#include "admission/check.hpp"
-#include "admission/check_json.hpp"
 #include "cli/byte_units.hpp"
 #include "cli/check_table.hpp"
 #include "cli/commands.hpp"
 #include "cli/input.hpp"
+#include "cli/library.hpp"
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
 #include "cli/world_table.hpp"
-#include "describe/describe.hpp"
 
-namespace eredu {
+namespace eredu::cli {
 namespace {
 
 // What was checked, above the rank table.
-std::string check_header(const WorldPlan& world) {
-  const ModelDescription& model = *world.model;
-  const ParallelTopology& topology = world.topology;
+std::string check_header(const Json& report, const ModelCounts& counts) {
+  const Json& model = report.at("model");
+  const Json& name = model.at("name");
+  const Json& topology = report.at("topology");
+  const std::uint64_t tensor = u64(topology, "tensor");
+  const std::uint64_t pipeline = u64(topology, "pipeline");
+  const std::uint64_t expert = u64(topology, "expert");
+  const std::uint64_t data = u64(topology, "data");
+  // Every rank was planned: the world size fits 64 bits.
   return fmt::format(
       "model {}: {} tensors, {} layers, {}\n"
       "topology: tensor {}, pipeline {}, expert {}, data {} ({} ranks); policy {}\n\n",
-      model.info().name.value_or("(unnamed)"), model.tensor_count(),
-      model.info().layers.value_or(0), human_bytes(model.global_bytes()), topology.tensor(),
-      topology.pipeline(), topology.expert(), topology.data(), topology.world_size(),
-      sharding_policy_name(world.policy));
+      name.is_null() ? "(unnamed)" : name.get<std::string>(), u64(model, "tensors"),
+      counts.layers.value_or(0), human_bytes(u64(model, "global_bytes")), tensor, pipeline, expert,
+      data, tensor * pipeline * expert * data, text(report, "policy"));
 }
 
 }  // namespace
 
 Result<int> run_check(const CheckArgs& args) {
   EREDU_TRY(policy, policy_from(args.policy));
-  EREDU_TRY(residency, admission_policy_from(args.residency));
+  EREDU_TRY(admission, admission_from(args.residency));
   EREDU_TRY(model, describe_folder(args.model_dir, args.pad_vocab, args.config_only));
-  EREDU_TRY(topology, topology_from(args.topology));
-  // The progress line is erased before anything is written.
-  EREDU_TRY(report, [&] {
-    ProgressLine progress;
-    return check_world(model, topology, policy, residency, progress.options());
-  }());
+  const eredu_topology topology = topology_of(args.topology);
+  const eredu_check_options check_options = admission.check_options();
   const bool json = args.format == "json";
-  EREDU_TRY(write_stdout(json ? check_to_json(report)
-                              : check_header(report.world) + world_table(report.world) + "\n" +
-                                    check_table(report)));
-  return report.world.coverage_ok() && report.fits() ? kExitOk : kExitCoverage;
+  std::string world;
+  // The progress line is erased before anything is written. The table
+  // shows the world plan (eredu.world.v1) above the admission
+  // (eredu.check.v1), so it plans the world twice.
+  EREDU_TRY(report, [&]() -> Result<std::string> {
+    ProgressLine progress;
+    const eredu_plan_options options = progress.options(plan_options(policy, args.topology));
+    if (!json) {
+      EREDU_TRY(planned, text_of([&](char** out, std::size_t* length, eredu_error** error) {
+                  return eredu_plan_world_json(model.get(), &topology, &options, out, length,
+                                               error);
+                }));
+      world = std::move(planned);
+    }
+    return text_of([&](char** out, std::size_t* length, eredu_error** error) {
+      return eredu_check_json(model.get(), &topology, &options, &check_options, out, length, error);
+    });
+  }());
+  const Json checked = Json::parse(report);
+  if (json) {
+    EREDU_TRY(write_stdout(report));
+  } else {
+    const ModelCounts counts = model_counts(*model);
+    EREDU_TRY(write_stdout(check_header(checked, counts) + world_table(Json::parse(world)) + "\n" +
+                           check_table(checked, counts.experts)));
+  }
+  const bool ok = checked.at("coverage").at("ok").get<bool>() && checked.at("fits").get<bool>();
+  return ok ? kExitOk : kExitCoverage;
 }
 
-}  // namespace eredu
+}  // namespace eredu::cli

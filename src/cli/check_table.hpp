@@ -5,22 +5,26 @@
 // "`eredu check`").
 #pragma once
 
+#include <cstdint>
+#include <optional>
 #include <string>
 
-#include "admission/check.hpp"
+#include "cli/json.hpp"
 
-namespace eredu {
+namespace eredu::cli {
 
 /// "residency: fully_resident; device budget 80.00 GiB, host budget
-/// unbounded, prefetch depth 1, host lookahead 1" and a newline.
-std::string residency_line(const AdmissionPolicy& policy);
+/// unbounded, prefetch depth 1, host lookahead 1" and a newline, from the
+/// `residency` object of eredu.check.v1 or eredu.fit.v1.
+std::string residency_line(const Json& residency);
 
 /// The residency line, one row per rank (local, static, layer units, device
 /// window, device, host and disk bytes in human units, fits), then the
 /// verdict: `fits: all N ranks; ...` with the largest device and host peaks
 /// and their budgets in bytes, or `does not fit: M of N ranks` and one
-/// BudgetExceeded line per failing rank (the first 8, then
-/// how many more).
-std::string check_table(const CheckReport& report);
+/// BudgetExceeded line per failing rank (the first 8, then how many more);
+/// then, for a model of `experts` routed experts per layer, every rank's
+/// experts. From an eredu.check.v1 document.
+std::string check_table(const Json& report, std::optional<std::uint64_t> experts);
 
-}  // namespace eredu
+}  // namespace eredu::cli

@@ -7,9 +7,9 @@
 #pragma once
 
 #include "cli/options.hpp"
-#include "core/result.hpp"
+#include "cli/result.hpp"
 
-namespace eredu {
+namespace eredu::cli {
 
 /// `eredu plan`: loads the description (a load error comes before any
 /// topology or rank error), then plans one rank (eredu.layout.v1 or a table)
@@ -35,4 +35,4 @@ Result<int> run_read_plan(const ReadPlanArgs& args);
 /// for stdin) and prints the configuration it derives.
 Result<int> run_residency(const ResidencyArgs& args);
 
-}  // namespace eredu
+}  // namespace eredu::cli

@@ -4,6 +4,7 @@
 #include "cli/fit_table.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <vector>
 
@@ -11,37 +12,35 @@
 #include "cli/check_table.hpp"
 #include "cli/table.hpp"
 
-namespace eredu {
+namespace eredu::cli {
 namespace {
 
-std::string shape_text(const ParallelTopology& topology) {
-  return fmt::format("tp {}, pp {}, ep {}", topology.tensor(), topology.pipeline(),
-                     topology.expert());
-}
-
-std::string smallest_line(const FitReport& report) {
-  const auto smallest = report.smallest_fitting_world();
+std::string smallest_line(const Json& report) {
+  const auto smallest = optional_u64(report, "smallest_fitting_world");
   if (!smallest) {
-    return fmt::format("nothing fits in a world of up to {} ranks\n", report.max_world);
+    return fmt::format("nothing fits in a world of up to {} ranks\n", u64(report, "max_world"));
   }
   std::vector<std::string> shapes;
-  for (const FitTopology& row : report.topologies) {
-    if (row.fits && row.topology.world_size() == *smallest)
-      shapes.push_back(shape_text(row.topology));
+  for (const Json& row : report.at("topologies")) {
+    if (row.at("fits").get<bool>() && u64(row, "world") == *smallest) {
+      shapes.push_back(
+          fmt::format("tp {}, pp {}, ep {}", u64(row, "tp"), u64(row, "pp"), u64(row, "ep")));
+    }
   }
   return fmt::format("smallest fitting world: {} ({})\n", *smallest, fmt::join(shapes, "; "));
 }
 
 }  // namespace
 
-std::string fit_table(const FitReport& report) {
-  const ModelDescription& model = *report.model;
+std::string fit_table(const Json& report, std::uint64_t layers) {
+  const Json& model = report.at("model");
+  const Json& name = model.at("name");
+  const std::uint64_t global = u64(model, "global_bytes");
   std::string out =
       fmt::format("model {}: {} tensors, {} layers, {}\npolicy {}; worlds up to {} ranks\n",
-                  model.info().name.value_or("(unnamed)"), model.tensor_count(),
-                  model.info().layers.value_or(0), human_bytes(model.global_bytes()),
-                  sharding_policy_name(report.policy), report.max_world);
-  out += residency_line(report.admission) + "\n";
+                  name.is_null() ? "(unnamed)" : name.get<std::string>(), u64(model, "tensors"),
+                  layers, human_bytes(global), text(report, "policy"), u64(report, "max_world"));
+  out += residency_line(report.at("residency")) + "\n";
   constexpr auto kRight = TextTable::Align::Right;
   TextTable table({{"WORLD", kRight},
                    {"TP", kRight},
@@ -50,16 +49,14 @@ std::string fit_table(const FitReport& report) {
                    {"PLANS"},
                    {"DEVICE PEAK", kRight},
                    {"FITS"}});
-  for (const FitTopology& row : report.topologies) {
-    const ParallelTopology& topology = row.topology;
-    table.add_row(
-        {std::to_string(topology.world_size()), std::to_string(topology.tensor()),
-         std::to_string(topology.pipeline()), std::to_string(topology.expert()),
-         row.error ? std::string(status_name(static_cast<std::int32_t>(row.error->code))) : "yes",
-         row.device_peak_bytes ? human_bytes(*row.device_peak_bytes) : "-",
-         row.fits ? "yes" : "no"});
+  for (const Json& row : report.at("topologies")) {
+    const auto peak = optional_u64(row, "device_peak_bytes");
+    table.add_row({fmt::to_string(u64(row, "world")), fmt::to_string(u64(row, "tp")),
+                   fmt::to_string(u64(row, "pp")), fmt::to_string(u64(row, "ep")),
+                   row.at("plans").get<bool>() ? "yes" : text(row, "error"),
+                   peak ? human_bytes(*peak) : "-", row.at("fits").get<bool>() ? "yes" : "no"});
   }
   return out + table.render() + "\n" + smallest_line(report);
 }
 
-}  // namespace eredu
+}  // namespace eredu::cli

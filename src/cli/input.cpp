@@ -3,42 +3,91 @@
 
 #include "cli/input.hpp"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
+#include <filesystem>
 
-#include "describe/describe.hpp"
-#include "interchange/groups_json.hpp"
+#include "cli/quoted.hpp"
 
-namespace eredu {
+namespace eredu::cli {
 namespace {
 
-Result<std::string> read_stdin() {
-  std::string text;
+// Appends all of `stream` to `text`; false on a read error.
+bool read_stream(std::FILE* stream, std::string& text) {
   char buffer[1 << 16];
   std::size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof buffer, stdin)) > 0) text.append(buffer, got);
-  if (std::ferror(stdin))
-    return fail(Status::Io, "cannot read the description from standard input");
-  return text;
+  while ((got = std::fread(buffer, 1, sizeof buffer, stream)) > 0) text.append(buffer, got);
+  return std::ferror(stream) == 0;
 }
 
 }  // namespace
 
-Result<std::shared_ptr<const ModelDescription>> load_description(const std::string& source) {
-  if (source != "-") return load_groups_json_file(source);
-  EREDU_TRY(text, read_stdin());
-  return load_groups_json(text);
+ModelCounts model_counts(const eredu_model& model) {
+  eredu_model_info info = EREDU_MODEL_INFO_INIT;
+  // Cannot fail: the model and the struct are valid.
+  (void)eredu_model_get_info(&model, &info, nullptr);
+  ModelCounts counts;
+  if (info.has_layers != 0) counts.layers = info.layers;
+  if (info.has_experts != 0) counts.experts = info.experts;
+  return counts;
 }
 
-Result<std::shared_ptr<const ModelDescription>> describe_folder(
-    const std::string& dir, std::optional<std::uint64_t> pad_vocab, bool config_only) {
-  EREDU_TRY(model, describe_model(dir, DescribeOptions{pad_vocab, config_only}));
+Result<std::string> read_input(const std::string& path, std::string_view what,
+                               std::string_view directory) {
+  std::string text;
+  if (path == "-") {
+    if (read_stream(stdin, text)) return text;
+    return failf(EREDU_E_IO, "cannot read {} from standard input", what);
+  }
+  // A directory opens as a stream on Linux and then reads as empty text.
+  std::error_code ignored;
+  if (std::filesystem::is_directory(path, ignored)) {
+    return failf(EREDU_E_IO, "cannot read {}: {}", debug_quoted(path), directory);
+  }
+  errno = 0;
+  std::FILE* file = std::fopen(path.c_str(), "rb");
+  const bool read = file != nullptr && read_stream(file, text);
+  const int reason = errno;
+  if (file != nullptr) std::fclose(file);
+  if (read) return text;
+  return failf(EREDU_E_IO, "cannot read {}: {}", debug_quoted(path), std::strerror(reason));
+}
+
+Result<Model> load_description(const std::string& source) {
+  EREDU_TRY(text, read_input(source, "the description", std::strerror(EISDIR)));
+  eredu_model* model = nullptr;
+  EREDU_TRY(check([&](eredu_error** error) {
+    return eredu_model_from_json(text.data(), text.size(), &model, error);
+  }));
+  return Model(model);
+}
+
+Result<Model> pad_vocab(Model model, std::optional<std::uint64_t> multiple) {
+  if (!multiple) return model;
+  eredu_model* padded = nullptr;
+  EREDU_TRY(check([&](eredu_error** error) {
+    return eredu_model_pad_vocab(model.get(), *multiple, &padded, error);
+  }));
+  return Model(padded);
+}
+
+Result<Model> describe_folder(const std::string& dir,
+                              std::optional<std::uint64_t> pad_vocab_multiple, bool config_only) {
+  eredu_describe_options options = EREDU_DESCRIBE_OPTIONS_INIT;
+  options.config_only = config_only ? 1 : 0;
+  eredu_model* model = nullptr;
+  EREDU_TRY(check([&](eredu_error** error) {
+    return eredu_model_describe(dir.c_str(), &options, &model, error);
+  }));
+  EREDU_TRY(padded, pad_vocab(Model(model), pad_vocab_multiple));
   if (config_only) {
     std::fprintf(stderr,
                  "note: %s described from config.json alone (--config-only): shapes and bytes are "
                  "not verified against a checkpoint\n",
                  dir.c_str());
   }
-  return model;
+  return padded;
 }
 
-}  // namespace eredu
+}  // namespace eredu::cli

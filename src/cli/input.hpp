@@ -6,24 +6,43 @@
 #pragma once
 
 #include <cstdint>
-#include <memory>
 #include <optional>
 #include <string>
 
-#include "core/result.hpp"
-#include "model/model.hpp"
+#include "cli/library.hpp"
+#include "cli/result.hpp"
 
-namespace eredu {
+namespace eredu::cli {
+
+/// The `model` object of a description (eredu_model_get_info): its
+/// decoder layers and routed experts per layer, nullopt when absent.
+struct ModelCounts {
+  std::optional<std::uint64_t> layers;
+  std::optional<std::uint64_t> experts;
+};
+ModelCounts model_counts(const eredu_model& model);
+
+/// The text of file `path`, or of standard input for "-", which is called
+/// `what` in the message of an error. Errors: EREDU_E_IO ("cannot read
+/// "path": No such file or directory"; a directory's reason is
+/// `directory`).
+Result<std::string> read_input(const std::string& path, std::string_view what,
+                               std::string_view directory);
 
 /// The description in file `source`, or on standard input for "-".
-/// Errors: Io (unreadable), then load_groups_json's.
-Result<std::shared_ptr<const ModelDescription>> load_description(const std::string& source);
+/// Errors: EREDU_E_IO (unreadable), then eredu_model_from_json's.
+Result<Model> load_description(const std::string& source);
 
-/// The model folder `dir` described (describe_model_dir) with `--pad-vocab`
-/// and `--config-only`; with the latter, a note on standard error says the
-/// description is not verified against a checkpoint. Errors:
-/// describe_model_dir's.
-Result<std::shared_ptr<const ModelDescription>> describe_folder(
-    const std::string& dir, std::optional<std::uint64_t> pad_vocab, bool config_only);
+/// `model` with its vocabulary padded to `multiple` (eredu_model_pad_vocab),
+/// or as it is without one. Errors: eredu_model_pad_vocab's (0 is
+/// EREDU_E_INVALID_ARGUMENT).
+Result<Model> pad_vocab(Model model, std::optional<std::uint64_t> multiple);
 
-}  // namespace eredu
+/// The model folder or GGUF file `dir` described (eredu_model_describe) with
+/// `--pad-vocab` and `--config-only`; with the latter, a note on standard
+/// error says the description is not verified against a checkpoint.
+/// Errors: eredu_model_describe's, then pad_vocab's.
+Result<Model> describe_folder(const std::string& dir, std::optional<std::uint64_t> pad_vocab,
+                              bool config_only);
+
+}  // namespace eredu::cli

@@ -4,75 +4,95 @@
 #include "cli/layout_table.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <vector>
 
 #include "cli/byte_units.hpp"
 #include "cli/table.hpp"
 
-namespace eredu {
+namespace eredu::cli {
 namespace {
 
-std::string placement_text(const TensorPlacement& placement) {
-  switch (placement.kind) {
-    case PlacementKind::Rank:
-      return fmt::format("rank {}", placement.rank);
-    case PlacementKind::Shard:
-      return fmt::format("shard {}/{} axis {}", placement.index, placement.parts, placement.axis);
-    case PlacementKind::Range:
-      return fmt::format("range axis {} [{}, {})", placement.axis, placement.start, placement.end);
-    case PlacementKind::Indices:
-      return fmt::format("indices axis {} ({} in {} runs)", placement.axis, placement.count,
-                         placement.runs.size());
-    default:
-      return std::string(placement_kind_name(placement.kind));
+std::string placement_text(const Json& placement) {
+  const std::string kind = text(placement, "kind");
+  if (kind == "rank") return fmt::format("rank {}", u64(placement, "rank"));
+  if (kind == "shard") {
+    return fmt::format("shard {}/{} axis {}", u64(placement, "index"), u64(placement, "parts"),
+                       u64(placement, "axis"));
   }
+  if (kind == "range") {
+    return fmt::format("range axis {} [{}, {})", u64(placement, "axis"), u64(placement, "start"),
+                       u64(placement, "end"));
+  }
+  if (kind == "indices") {
+    return fmt::format("indices axis {} ({} in {} runs)", u64(placement, "axis"),
+                       u64(placement, "count"), placement.at("runs").size());
+  }
+  return kind;
 }
 
 std::string bytes_text(std::optional<std::uint64_t> bytes) {
   return bytes ? human_bytes(*bytes) : "unknown";
 }
 
+std::string note_text(const Json& tensor) {
+  std::string note;
+  if (tensor.at("fell_back_to_replication").get<bool>()) note = "fell back to replication";
+  if (const auto copies = optional_u64(tensor, "kv_head_copies")) {
+    note = fmt::format("KV head on {} ranks", *copies);
+  }
+  if (const auto rows = optional_u64(tensor, "padding_rows")) {
+    note = fmt::format("{} padding rows", *rows);
+  }
+  if (const auto range = tensor.find("expert_range"); range != tensor.end()) {
+    note = fmt::format("experts [{}, {})", u64(*range, "start"), u64(*range, "end"));
+  }
+  return note;
+}
+
 }  // namespace
 
-std::string layout_table(const LocalModelLayout& layout) {
-  const ParallelCoordinates& at = layout.coordinates;
+std::string layout_table(const Json& layout) {
+  const Json& topology = layout.at("topology");
+  const Json& at = layout.at("coordinates");
+  // The library planned the rank: the world size fits 64 bits.
+  const std::uint64_t world = u64(topology, "tensor") * u64(topology, "pipeline") *
+                              u64(topology, "expert") * u64(topology, "data");
   std::string out =
       fmt::format("rank {} of {}: tensor {}, pipeline {}, expert {}, data {}; policy {}\n\n",
-                  layout.rank, layout.topology.world_size(), at.tensor, at.pipeline, at.expert,
-                  at.data, sharding_policy_name(layout.policy));
+                  u64(layout, "rank"), world, u64(at, "tensor"), u64(at, "pipeline"),
+                  u64(at, "expert"), u64(at, "data"), text(layout, "policy"));
   TextTable table(
       {{"TARGET"}, {"PLACEMENT"}, {"LOCAL SHAPE"}, {"BYTES", TextTable::Align::Right}, {"NOTE"}});
-  for (const LocalTensorLayout& tensor : layout.tensors) {
-    std::string note;
-    if (tensor.fell_back_to_replication) note = "fell back to replication";
-    if (tensor.kv_head_copies > 1) note = fmt::format("KV head on {} ranks", tensor.kv_head_copies);
-    if (tensor.padding_rows > 0) note = fmt::format("{} padding rows", tensor.padding_rows);
-    if (tensor.expert_range) {
-      note = fmt::format("experts [{}, {})", tensor.expert_range->start, tensor.expert_range->end);
-    }
-    table.add_row({tensor.target(), placement_text(tensor.placement),
-                   fmt::format("[{}]", fmt::join(tensor.local_shape, ", ")),
-                   bytes_text(tensor.local_bytes), std::move(note)});
+  for (const Json& tensor : layout.at("tensors")) {
+    const auto shape = tensor.at("local_shape").get<std::vector<std::uint64_t>>();
+    table.add_row({text(tensor, "target"), placement_text(tensor.at("placement")),
+                   fmt::format("[{}]", fmt::join(shape, ", ")),
+                   bytes_text(optional_u64(tensor, "local_bytes")), note_text(tensor)});
   }
   out += table.render();
-  const LayoutTotals& totals = layout.totals;
-  out += fmt::format(
-      "\n{} tensors materialized, {} omitted; local bytes {} ({}) of global {} ({})\n",
-      totals.materialized_tensors, totals.omitted_tensors, totals.local_bytes,
-      human_bytes(totals.local_bytes), totals.global_bytes, human_bytes(totals.global_bytes));
-  if (totals.unknown_bytes_tensors > 0) {
-    out += fmt::format("{} tensors have no dtype and are not counted in bytes\n",
-                       totals.unknown_bytes_tensors);
+  const Json& totals = layout.at("totals");
+  const std::uint64_t local = u64(totals, "local_bytes");
+  const std::uint64_t global = u64(totals, "global_bytes");
+  out +=
+      fmt::format("\n{} tensors materialized, {} omitted; local bytes {} ({}) of global {} ({})\n",
+                  u64(totals, "materialized_tensors"), u64(totals, "omitted_tensors"), local,
+                  human_bytes(local), global, human_bytes(global));
+  if (const auto unknown = optional_u64(totals, "unknown_bytes_tensors")) {
+    out += fmt::format("{} tensors have no dtype and are not counted in bytes\n", *unknown);
   }
-  if (const auto& experts = layout.experts) {
+  if (const auto experts = layout.find("experts"); experts != layout.end()) {
+    const std::uint64_t routed = u64(*experts, "routed_bytes");
+    const std::uint64_t other = u64(*experts, "other_bytes");
     out += fmt::format(
         "routed experts [{}, {}) of every layer: {} units of up to {}; routed bytes {} ({}), "
         "other bytes {} ({})\n",
-        experts->held.start, experts->held.end, experts->units,
-        human_bytes(experts->largest_unit_bytes), experts->routed_bytes,
-        human_bytes(experts->routed_bytes), experts->other_bytes,
-        human_bytes(experts->other_bytes));
+        u64(*experts, "start"), u64(*experts, "end"), u64(*experts, "units"),
+        human_bytes(u64(*experts, "largest_unit_bytes")), routed, human_bytes(routed), other,
+        human_bytes(other));
   }
   return out;
 }
 
-}  // namespace eredu
+}  // namespace eredu::cli

@@ -6,12 +6,12 @@
 
 #include <string>
 
-#include "plan/layout.hpp"
+#include "cli/json.hpp"
 
-namespace eredu {
+namespace eredu::cli {
 
 /// A header naming the rank, one row per tensor (target, placement, local
-/// shape, bytes) and the totals.
-std::string layout_table(const LocalModelLayout& layout);
+/// shape, bytes) and the totals, from an eredu.layout.v1 document.
+std::string layout_table(const Json& layout);
 
-}  // namespace eredu
+}  // namespace eredu::cli

@@ -11,9 +11,10 @@
 
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
+#include "cli/suggest.hpp"
 #include "eredu/version.h"
 
-namespace eredu {
+namespace eredu::cli {
 namespace {
 
 // Errors found while parsing flags still follow --format json if it was given.
@@ -127,6 +128,20 @@ class ResidencyFlagOptions {
   CLI::Option* expert_cache_ = nullptr;
 };
 
+// Under every help text (docs/interchange.md, "Errors and exit codes").
+constexpr const char* kExitStatus =
+    "Exit status:\n"
+    "  0  success\n"
+    "  1  a file or standard input could not be read, or standard output could not be written\n"
+    "  2  invalid input or flags\n"
+    "  3  coverage problems, or a rank that does not fit (the output is written first)\n"
+    "  4  an internal error, or out of memory";
+
+// A command's help ends with an example of it, then the exit statuses.
+void add_example(CLI::App& command, const char* example) {
+  command.footer(std::string("Example:\n  ") + example + "\n\n" + kExitStatus);
+}
+
 int run(int argc, char** argv) {
   const bool json = wants_json(argc, argv);
   CLI::App app{
@@ -135,6 +150,7 @@ int run(int argc, char** argv) {
       "eredu"};
   app.set_version_flag("--version", EREDU_VERSION_STRING);
   app.require_subcommand(1);
+  app.footer(kExitStatus);
 
   PlanArgs plan;
   CLI::App* plan_command =
@@ -223,22 +239,33 @@ int run(int argc, char** argv) {
       ->add_option("--policy", residency.policy, "eredu.residency.v1 file, or - for stdin")
       ->required();
 
+  add_example(*plan_command, "eredu plan --groups llama.groups.json --tp 8 --all-ranks");
+  add_example(*describe_command, "eredu describe ./Llama-3.1-70B > llama.groups.json");
+  add_example(*check_command, "eredu check ./Llama-3.1-70B --tp 4 --device-budget 80GiB");
+  add_example(*fit_command, "eredu fit ./Llama-3.1-70B --device-budget 80GiB --max-world 16");
+  add_example(*read_plan_command, "eredu read-plan ./Llama-3.1-70B --tp 8 --rank 3");
+  add_example(*residency_command, "eredu residency --policy dense.residency.json");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
-    return report_error(Error{Status::InvalidArgument, error.what()}, json);
+    std::string message = error.what();
+    if (const auto meant = suggestion(app, argc, argv)) message += "; did you mean " + *meant + "?";
+    return report_error(Error{EREDU_E_INVALID_ARGUMENT, std::move(message), {}}, json);
   }
   if (*plan_command && rank_flag->count() == 0 && !plan.all_ranks) {
-    return report_error({Status::InvalidArgument, "plan needs --rank R or --all-ranks"}, json);
+    return report_error({EREDU_E_INVALID_ARGUMENT, "plan needs --rank R or --all-ranks", {}}, json);
   }
   if (rank_flag->count() > 0) plan.rank = rank;
   if (*read_plan_command && read_rank_flag->count() == 0 && !read_plan.all_ranks) {
-    return report_error({Status::InvalidArgument, "read-plan needs --rank R or --all-ranks"}, json);
+    return report_error({EREDU_E_INVALID_ARGUMENT, "read-plan needs --rank R or --all-ranks", {}},
+                        json);
   }
   if (read_rank_flag->count() > 0) read_plan.rank = read_rank;
   if (*fit_command && !fit.model_dir && !fit.groups) {
-    return report_error({Status::InvalidArgument, "fit needs MODEL_DIR or --groups FILE"}, json);
+    return report_error({EREDU_E_INVALID_ARGUMENT, "fit needs MODEL_DIR or --groups FILE", {}},
+                        json);
   }
   residency_flags.collect();
   fit_residency_flags.collect();
@@ -254,18 +281,18 @@ int run(int argc, char** argv) {
 }
 
 }  // namespace
-}  // namespace eredu
+}  // namespace eredu::cli
 
 int main(int argc, char** argv) {
   // Nothing may escape as an uncaught exception: report it as
   // docs/interchange.md ("Errors and exit codes") says.
   try {
-    return eredu::run(argc, argv);
+    return eredu::cli::run(argc, argv);
   } catch (const std::bad_alloc&) {
-    return eredu::report_error({eredu::Status::OutOfMemory, "out of memory"},
-                               eredu::wants_json(argc, argv));
+    return eredu::cli::report_error({EREDU_E_OUT_OF_MEMORY, "out of memory", {}},
+                                    eredu::cli::wants_json(argc, argv));
   } catch (const std::exception& error) {
-    return eredu::report_error({eredu::Status::Internal, error.what()},
-                               eredu::wants_json(argc, argv));
+    return eredu::cli::report_error({EREDU_E_INTERNAL, error.what(), {}},
+                                    eredu::cli::wants_json(argc, argv));
   }
 }

@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <array>
+#include <nlohmann/json.hpp>
 #include <string_view>
+#include <utility>
 
 #include "cli/byte_units.hpp"
-#include "core/text.hpp"
+#include "cli/library.hpp"
+#include "cli/quoted.hpp"
 
-namespace eredu {
+namespace eredu::cli {
 namespace {
 
 // Flag words take the hyphenated spelling too (docs/interchange.md, "General
@@ -20,15 +23,18 @@ std::string snake_case(std::string word) {
   return word;
 }
 
-Result<ExecutionResidency> residency_kind_from(const std::string& flag) {
-  constexpr std::array<ExecutionResidency, 3> kKinds = {ExecutionResidency::FullyResident,
-                                                        ExecutionResidency::LayerwiseHost,
-                                                        ExecutionResidency::DenseDiskStream};
+enum class Residency { FullyResident, LayerwiseHost, DenseDiskStream };
+
+// The eredu.residency.v1 `kind` words, in Residency order.
+constexpr std::array<std::string_view, 3> kResidencyWords = {"fully_resident", "layerwise_host",
+                                                             "dense_disk_stream"};
+
+Result<Residency> residency_kind_from(const std::string& flag) {
   const std::string word = snake_case(flag);
-  for (ExecutionResidency kind : kKinds) {
-    if (execution_residency_name(kind) == word) return kind;
+  for (std::size_t i = 0; i < kResidencyWords.size(); ++i) {
+    if (kResidencyWords[i] == word) return static_cast<Residency>(i);
   }
-  return failf(Status::InvalidArgument,
+  return failf(EREDU_E_INVALID_ARGUMENT,
                "--residency {} is not a residency; use fully-resident, layerwise-host or "
                "dense-disk-stream",
                debug_quoted(flag));
@@ -45,12 +51,12 @@ Result<std::optional<std::uint64_t>> size_from(std::string_view flag,
 // nothing; it is rejected instead.
 Result<void> reject_flag(bool given, std::string_view flag, std::string_view applies_to) {
   if (!given) return outcome::success();
-  return failf(Status::InvalidArgument, "{} applies to --residency {} only", flag, applies_to);
+  return failf(EREDU_E_INVALID_ARGUMENT, "{} applies to --residency {} only", flag, applies_to);
 }
 
-Result<void> check_flags_apply(ExecutionResidency kind, const ResidencyFlags& flags) {
-  const bool dense = kind == ExecutionResidency::DenseDiskStream;
-  const bool layerwise = kind == ExecutionResidency::LayerwiseHost;
+Result<void> check_flags_apply(Residency kind, const ResidencyFlags& flags) {
+  const bool dense = kind == Residency::DenseDiskStream;
+  const bool layerwise = kind == Residency::LayerwiseHost;
   EREDU_TRY(reject_flag(flags.host_budget && !dense && !layerwise, "--host-budget",
                         "layerwise-host or dense-disk-stream"));
   EREDU_TRY(reject_flag(flags.prefetch_depth && !layerwise, "--prefetch-depth", "layerwise-host"));
@@ -58,64 +64,93 @@ Result<void> check_flags_apply(ExecutionResidency kind, const ResidencyFlags& fl
   return reject_flag(flags.queue_capacity && !dense, "--queue-capacity", "dense-disk-stream");
 }
 
-}  // namespace
-
-Result<ParallelTopology> topology_from(const TopologyFlags& flags) {
-  const std::uint64_t stages = flags.pipeline_layers.empty() ? 1 : flags.pipeline_layers.size();
-  EREDU_TRY(topology, ParallelTopology::create(flags.tensor, flags.pipeline.value_or(stages),
-                                               flags.expert, flags.data));
-  if (flags.pipeline_layers.empty()) return topology;
-  return topology.with_pipeline_layers(flags.pipeline_layers);
+// Sets `key` when the flag was given; the document's defaults are the
+// flags' (docs/residency.md, "Policies as JSON").
+void set_given(nlohmann::ordered_json& document, const char* key,
+               std::optional<std::uint64_t> value) {
+  if (value) document[key] = *value;
 }
 
-Result<ShardingPolicy> policy_from(const std::string& flag) {
-  if (auto policy = parse_sharding_policy(snake_case(flag))) return *policy;
-  return failf(Status::InvalidArgument,
+// Checks an eredu.residency.v1 document as the library reads it.
+Result<void> validate_document(const std::string& text) {
+  return check([&](eredu_error** error) {
+    return eredu_residency_from_json(text.data(), text.size(), 0, nullptr, error);
+  });
+}
+
+}  // namespace
+
+eredu_check_options Admission::check_options() const {
+  eredu_check_options options = EREDU_CHECK_OPTIONS_INIT;
+  if (residency_json) {
+    options.residency_json = residency_json->data();
+    options.residency_json_length = residency_json->size();
+  }
+  options.has_device_budget = device_budget ? 1 : 0;
+  options.device_budget_bytes = device_budget.value_or(0);
+  return options;
+}
+
+eredu_topology topology_of(const TopologyFlags& flags) {
+  const std::uint64_t stages = flags.pipeline_layers.empty() ? 1 : flags.pipeline_layers.size();
+  eredu_topology topology = EREDU_TOPOLOGY_INIT;
+  topology.tensor = flags.tensor;
+  topology.pipeline = flags.pipeline.value_or(stages);
+  topology.expert = flags.expert;
+  topology.data = flags.data;
+  return topology;
+}
+
+eredu_plan_options plan_options(eredu_policy policy, const TopologyFlags& flags) {
+  eredu_plan_options options = EREDU_PLAN_OPTIONS_INIT;
+  options.policy = policy;
+  options.pipeline_layers = flags.pipeline_layers.data();
+  options.pipeline_layer_count = flags.pipeline_layers.size();
+  return options;
+}
+
+Result<eredu_policy> policy_from(const std::string& flag) {
+  constexpr std::array<std::pair<std::string_view, eredu_policy>, 3> kPolicies = {{
+      {"require", EREDU_POLICY_REQUIRE},
+      {"require_even", EREDU_POLICY_REQUIRE_EVEN},
+      {"replicate_unsupported", EREDU_POLICY_REPLICATE_UNSUPPORTED},
+  }};
+  const std::string word = snake_case(flag);
+  for (const auto& [name, policy] : kPolicies) {
+    if (name == word) return policy;
+  }
+  return failf(EREDU_E_INVALID_ARGUMENT,
                "--policy {} is not a sharding policy; use require, require-even or "
                "replicate-unsupported",
                debug_quoted(flag));
 }
 
-namespace {
-
-// The policy of --residency and its options, without an expert cache.
-Result<AdmissionPolicy> ordinary_policy_from(const ResidencyFlags& flags) {
+Result<Admission> admission_from(const ResidencyFlags& flags) {
   EREDU_TRY(kind, residency_kind_from(flags.kind));
   EREDU_TRY(device, size_from("--device-budget", flags.device_budget));
   EREDU_TRY(host, size_from("--host-budget", flags.host_budget));
   EREDU_TRY(check_flags_apply(kind, flags));
-  switch (kind) {
-    case ExecutionResidency::FullyResident:
-      return AdmissionPolicy::fully_resident(device);
-    case ExecutionResidency::LayerwiseHost: {
-      EREDU_TRY(offload, OffloadConfig::create(device, host, flags.prefetch_depth.value_or(1)));
-      return AdmissionPolicy::create(
-          LayerWeightResidency::layerwise_host(LayerwiseLoadOptions(offload)));
-    }
-    case ExecutionResidency::DenseDiskStream:
-      break;
+  nlohmann::ordered_json document;
+  document["schema"] = "eredu.residency.v1";
+  document["kind"] = kResidencyWords[static_cast<std::size_t>(kind)];
+  Admission admission;
+  if (kind == Residency::FullyResident) {
+    admission.device_budget = device;
+  } else {
+    set_given(document, "device_budget_bytes", device);
+    set_given(document, "host_budget_bytes", host);
+    set_given(document, "prefetch_depth", flags.prefetch_depth);
+    set_given(document, "host_lookahead", flags.host_lookahead);
+    set_given(document, "background_queue_capacity", flags.queue_capacity);
+    admission.residency_json = document.dump();
+    EREDU_TRY(validate_document(*admission.residency_json));
   }
-  const DenseDiskStreamLoadOptions defaults;
-  const std::uint64_t host_budget = host.value_or(defaults.host_budget_bytes());
-  // Direct disk-to-device loading (host budget 0) has no host controls.
-  const bool direct = host_budget == 0;
-  const std::uint64_t lookahead =
-      flags.host_lookahead.value_or(direct ? 0 : defaults.host_lookahead());
-  const std::uint64_t queue =
-      flags.queue_capacity.value_or(direct ? 0 : defaults.background_queue_capacity());
-  EREDU_TRY(options,
-            DenseDiskStreamLoadOptions::create(device.value_or(defaults.device_budget_bytes()),
-                                               host_budget, lookahead, queue));
-  return AdmissionPolicy::create(LayerWeightResidency::dense_disk_stream(options));
-}
-
-}  // namespace
-
-Result<AdmissionPolicy> admission_policy_from(const ResidencyFlags& flags) {
-  EREDU_TRY(policy, ordinary_policy_from(flags));
   EREDU_TRY(cache, size_from("--expert-cache", flags.expert_cache));
-  if (!cache) return policy;
-  return policy.with_expert_cache(ExpertCache{cache});
+  if (cache) {
+    document["parameter_bank_cache"] = {{"device_budget_bytes", *cache}};
+    admission.residency_json = document.dump();
+  }
+  return admission;
 }
 
-}  // namespace eredu
+}  // namespace eredu::cli

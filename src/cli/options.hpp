@@ -10,13 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "admission/fit.hpp"
-#include "admission/policy.hpp"
-#include "core/result.hpp"
-#include "plan/layout.hpp"
-#include "topology/topology.hpp"
+#include "cli/result.hpp"
+#include "eredu/eredu.h"
 
-namespace eredu {
+namespace eredu::cli {
 
 /// `--tp --pp --ep --dp`, each 1 unless given, and `--pp-layers`.
 struct TopologyFlags {
@@ -77,7 +74,7 @@ struct FitArgs {
   bool config_only = false;                // --config-only (with MODEL_DIR)
   std::string policy = "require";
   ResidencyFlags residency;
-  std::uint64_t max_world = kDefaultFitWorld;
+  std::uint64_t max_world = 64;  // eredu_fit_options' default
   std::string format = "table";
 };
 
@@ -98,33 +95,51 @@ struct ResidencyArgs {
   std::string policy;  // a file, or "-" for standard input
 };
 
-/// The sizes, then the chosen pipeline stages. Errors: ZeroAxis,
-/// WorldSizeOverflow (ParallelTopology::create), then InvalidArgument
-/// (ParallelTopology::with_pipeline_layers).
-Result<ParallelTopology> topology_from(const TopologyFlags& flags);
+/// The policy and residency a check or fit admits ranks under, as
+/// eredu_check_options holds them: an eredu.residency.v1 document (none:
+/// fully resident) and the device budget of a fully resident one.
+struct Admission {
+  std::optional<std::string> residency_json;
+  std::optional<std::uint64_t> device_budget;
+
+  /// The eredu_check_options for this admission; it borrows the document,
+  /// so it is valid while this object lives.
+  eredu_check_options check_options() const;
+};
+
+/// The axis sizes of the flags: --pp defaults to one stage per --pp-layers
+/// count, else 1. The library checks them when planning (EREDU_E_ZERO_AXIS,
+/// EREDU_E_WORLD_SIZE_OVERFLOW).
+eredu_topology topology_of(const TopologyFlags& flags);
+
+/// The plan options of `policy` with the flags' --pp-layers stages (the
+/// library checks them when planning); they borrow `flags`, so they are
+/// valid while it lives. Threads 0, no progress callback.
+eredu_plan_options plan_options(eredu_policy policy, const TopologyFlags& flags);
 
 /// `require`, `require-even`, `replicate-unsupported` (or the snake_case
-/// spellings).
-/// Errors: InvalidArgument naming the accepted words.
-Result<ShardingPolicy> policy_from(const std::string& flag);
+/// spellings). Errors: EREDU_E_INVALID_ARGUMENT naming the accepted words.
+Result<eredu_policy> policy_from(const std::string& flag);
 
-/// The admission policy the residency flags select (docs/residency.md, "Flags
-/// of `eredu check`"), checked in this order:
+/// The admission the residency flags select (docs/residency.md, "Flags of
+/// `eredu check`"), checked in this order:
 /// 1. `--residency`: fully-resident, layerwise-host, dense-disk-stream (or
-///    the snake_case words), else InvalidArgument;
-/// 2. the sizes (parse_size's InvalidArgument), device first;
+///    the snake_case words), else EREDU_E_INVALID_ARGUMENT;
+/// 2. the sizes (parse_size's EREDU_E_INVALID_ARGUMENT), device first;
 /// 3. a flag the kind has no option for (fully resident: all but
 ///    --device-budget; layerwise host: --host-lookahead, --queue-capacity;
-///    dense disk stream: --prefetch-depth) is InvalidArgument;
-/// 4. the seed's construction: layerwise host OffloadConfig::create(device,
-///    host, depth 1 unless given) (ZeroPrefetchDepth); dense disk stream
-///    DenseDiskStreamLoadOptions::create(device 4 GiB, host 16 GiB, lookahead
-///    and queue 2 — 0 when the host budget is 0 — unless given)
-///    (HostDisabledControls, ZeroHostLookahead, ZeroQueueCapacity). Fully
+///    dense disk stream: --prefetch-depth) is EREDU_E_INVALID_ARGUMENT;
+/// 4. the policy's construction, by eredu_residency_from_json: layerwise
+///    host with the budgets given and prefetch depth 1 unless given
+///    (EREDU_E_ZERO_PREFETCH_DEPTH); dense disk stream with device 4 GiB,
+///    host 16 GiB, lookahead and queue 2 — 0 when the host budget is 0 —
+///    unless given (EREDU_E_HOST_DISABLED_CONTROLS,
+///    EREDU_E_ZERO_HOST_LOOKAHEAD, EREDU_E_ZERO_QUEUE_CAPACITY). Fully
 ///    resident takes the device budget as its admission budget (unbounded
 ///    unless given);
-/// 5. `--expert-cache SIZE` (parse_size's InvalidArgument): the routed
-///    experts are held apart in an expert cache of SIZE device bytes.
-Result<AdmissionPolicy> admission_policy_from(const ResidencyFlags& flags);
+/// 5. `--expert-cache SIZE` (parse_size's EREDU_E_INVALID_ARGUMENT): the
+///    routed experts are held apart in an expert cache of SIZE device bytes
+///    (the document's `parameter_bank_cache`).
+Result<Admission> admission_from(const ResidencyFlags& flags);
 
-}  // namespace eredu
+}  // namespace eredu::cli

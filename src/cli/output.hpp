@@ -7,9 +7,9 @@
 
 #include <string_view>
 
-#include "core/result.hpp"
+#include "cli/result.hpp"
 
-namespace eredu {
+namespace eredu::cli {
 
 /// Exit statuses of docs/interchange.md, "Errors and exit codes".
 enum ExitCode : int {
@@ -20,17 +20,19 @@ enum ExitCode : int {
   kExitInternal = 4,
 };
 
-/// The exit status for a failure: Io → 1, Internal and OutOfMemory → 4,
-/// every other status (caused by the input or flags) → 2.
-int exit_code_for(Status status);
+/// The exit status for a failure: EREDU_E_IO → 1, EREDU_E_INTERNAL and
+/// EREDU_E_OUT_OF_MEMORY → 4, every other status (caused by the input or
+/// flags) → 2.
+int exit_code_for(eredu_status status);
 
-/// Writes `text` to stdout and flushes it. Errors: Io when stdout fails
-/// (a closed pipe, a full disk).
+/// Writes `text` to stdout and flushes it. Errors: EREDU_E_IO when stdout
+/// fails (a closed pipe, a full disk).
 Result<void> write_stdout(std::string_view text);
 
-/// Prints `error[EREDU_E_<NAME>]: <message>` on stderr and, when `json`,
-/// `{"error":{"code":…,"status":…,"message":…}}` on stdout; returns the exit
-/// status for it.
+/// Prints `error[EREDU_E_<NAME>]: <message>` on stderr (one line per problem
+/// of a planning failure that lists several) and, when `json`,
+/// `{"error":{"code":…,"status":…,"message":…}}` on stdout, with an
+/// `errors` array for a planning failure; returns the exit status for it.
 int report_error(const Error& error, bool json);
 
-}  // namespace eredu
+}  // namespace eredu::cli

@@ -4,31 +4,43 @@
 #include "cli/commands.hpp"
 #include "cli/input.hpp"
 #include "cli/layout_table.hpp"
+#include "cli/library.hpp"
 #include "cli/output.hpp"
 #include "cli/progress.hpp"
 #include "cli/world_table.hpp"
-#include "interchange/layout_json.hpp"
-#include "plan/planner.hpp"
-#include "world/world_json.hpp"
 
-namespace eredu {
+namespace eredu::cli {
+
 Result<int> run_plan(const PlanArgs& args) {
   EREDU_TRY(policy, policy_from(args.policy));
   EREDU_TRY(model, load_description(args.groups));
-  EREDU_TRY(topology, topology_from(args.topology));
+  const eredu_topology topology = topology_of(args.topology);
+  const eredu_plan_options options = plan_options(policy, args.topology);
   const bool json = args.format == "json";
   if (!args.all_ranks) {
-    EREDU_TRY(layout, plan_rank(model, topology, args.rank.value_or(0), policy));
-    EREDU_TRY(write_stdout(json ? layout_to_json(layout) : layout_table(layout)));
+    eredu_layout* planned = nullptr;
+    EREDU_TRY(check([&](eredu_error** error) {
+      return eredu_plan_rank(model.get(), &topology, args.rank.value_or(0), &options, &planned,
+                             error);
+    }));
+    const Layout layout(planned);
+    EREDU_TRY(text, text_of([&](char** out, std::size_t* length, eredu_error** error) {
+                return eredu_layout_to_json(layout.get(), out, length, error);
+              }));
+    EREDU_TRY(write_stdout(json ? text : layout_table(Json::parse(text))));
     return kExitOk;
   }
   // The progress line is erased before anything is written.
-  EREDU_TRY(world, [&] {
+  EREDU_TRY(text, [&] {
     ProgressLine progress;
-    return plan_world(model, topology, policy, progress.options());
+    const eredu_plan_options with_progress = progress.options(options);
+    return text_of([&](char** out, std::size_t* length, eredu_error** error) {
+      return eredu_plan_world_json(model.get(), &topology, &with_progress, out, length, error);
+    });
   }());
-  EREDU_TRY(write_stdout(json ? world_to_json(world) : world_table(world)));
-  return world.coverage_ok() ? kExitOk : kExitCoverage;
+  const Json world = Json::parse(text);
+  EREDU_TRY(write_stdout(json ? text : world_table(world)));
+  return world.at("coverage").at("ok").get<bool>() ? kExitOk : kExitCoverage;
 }
 
-}  // namespace eredu
+}  // namespace eredu::cli

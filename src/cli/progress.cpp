@@ -7,7 +7,7 @@
 
 #include <cstdio>
 
-namespace eredu {
+namespace eredu::cli {
 
 ProgressLine::ProgressLine() : terminal_(isatty(STDERR_FILENO) != 0) {}
 
@@ -15,15 +15,17 @@ ProgressLine::~ProgressLine() {
   if (drawn_) std::fputs("\r\x1b[K", stderr);
 }
 
-WorldOptions ProgressLine::options() {
-  WorldOptions options;
+eredu_plan_options ProgressLine::options(eredu_plan_options options) {
   if (terminal_) {
-    options.progress = [this](std::uint64_t planned, std::uint64_t ranks) {
-      show(planned, ranks);
-      return true;
-    };
+    options.progress = &ProgressLine::callback;
+    options.progress_data = this;
   }
   return options;
+}
+
+int32_t ProgressLine::callback(uint64_t planned, uint64_t ranks, void* line) {
+  static_cast<ProgressLine*>(line)->show(planned, ranks);
+  return 0;
 }
 
 void ProgressLine::show(std::uint64_t planned, std::uint64_t ranks) {
@@ -35,4 +37,4 @@ void ProgressLine::show(std::uint64_t planned, std::uint64_t ranks) {
                static_cast<unsigned long long>(ranks));
 }
 
-}  // namespace eredu
+}  // namespace eredu::cli

@@ -7,14 +7,15 @@
 
 #include <cstdint>
 
-#include "world/world.hpp"
+#include "eredu/eredu.h"
 
-namespace eredu {
+namespace eredu::cli {
 
 /// One `planning ranks: N/M` line on stderr, only when stderr is a terminal,
-/// fed by the WorldOptions it hands out; erased when the object goes away,
-/// so output and errors start clean. Redrawn only when the percentage
-/// changes, so thousands of ranks stay cheap.
+/// fed by the library's progress callback (eredu_plan_options.progress);
+/// erased when the object goes away, so output and errors start clean.
+/// Redrawn only when the percentage changes, so thousands of ranks stay
+/// cheap.
 class ProgressLine {
  public:
   ProgressLine();
@@ -22,11 +23,12 @@ class ProgressLine {
   ProgressLine(const ProgressLine&) = delete;
   ProgressLine& operator=(const ProgressLine&) = delete;
 
-  /// Every core, and this line's progress callback when stderr is a
+  /// `options` with this line's progress callback when stderr is a
   /// terminal. Valid while this object lives.
-  WorldOptions options();
+  eredu_plan_options options(eredu_plan_options options);
 
  private:
+  static int32_t callback(uint64_t planned, uint64_t ranks, void* line);
   void show(std::uint64_t planned, std::uint64_t ranks);
 
   bool terminal_ = false;
@@ -34,4 +36,4 @@ class ProgressLine {
   std::uint64_t percent_ = 0;
 };
 
-}  // namespace eredu
+}  // namespace eredu::cli

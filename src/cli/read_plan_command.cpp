@@ -1,21 +1,43 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The eredu authors
 
-#include "checkpoint/open.hpp"
 #include "cli/commands.hpp"
 #include "cli/input.hpp"
+#include "cli/library.hpp"
 #include "cli/output.hpp"
 #include "cli/read_plan_table.hpp"
-#include "plan/planner.hpp"
-#include "readplan/read_plan_json.hpp"
 
-namespace eredu {
+namespace eredu::cli {
 namespace {
 
 // The description: --groups FILE, else MODEL described.
-Result<std::shared_ptr<const ModelDescription>> read_plan_model(const ReadPlanArgs& args) {
+Result<Model> read_plan_model(const ReadPlanArgs& args) {
   if (args.groups) return load_description(*args.groups);
   return describe_folder(args.model, args.pad_vocab, false);
+}
+
+Result<Checkpoint> open_checkpoint(const std::string& path) {
+  eredu_checkpoint* checkpoint = nullptr;
+  EREDU_TRY(check([&](eredu_error** error) {
+    return eredu_checkpoint_open(path.c_str(), &checkpoint, error);
+  }));
+  return Checkpoint(checkpoint);
+}
+
+// Rank `rank` planned and its read plan over `checkpoint`.
+Result<ReadPlan> read_plan_of(const eredu_model& model, const eredu_topology& topology,
+                              std::uint64_t rank, const eredu_plan_options& options,
+                              const eredu_checkpoint& checkpoint) {
+  eredu_layout* planned = nullptr;
+  EREDU_TRY(check([&](eredu_error** error) {
+    return eredu_plan_rank(&model, &topology, rank, &options, &planned, error);
+  }));
+  const Layout layout(planned);
+  eredu_read_plan* plan = nullptr;
+  EREDU_TRY(check([&](eredu_error** error) {
+    return eredu_read_plan_new(layout.get(), &checkpoint, &plan, error);
+  }));
+  return ReadPlan(plan);
 }
 
 }  // namespace
@@ -24,28 +46,38 @@ Result<int> run_read_plan(const ReadPlanArgs& args) {
   EREDU_TRY(policy, policy_from(args.policy));
   EREDU_TRY(model, read_plan_model(args));
   EREDU_TRY(checkpoint, open_checkpoint(args.model));
-  EREDU_TRY(topology, topology_from(args.topology));
+  const eredu_topology topology = topology_of(args.topology);
+  const eredu_plan_options options = plan_options(policy, args.topology);
   const bool json = args.format == "json";
-  std::uint64_t first = args.rank.value_or(0);
-  std::uint64_t end = args.all_ranks ? topology.world_size() : first + 1;
+  const std::uint64_t first = args.rank.value_or(0);
+  std::uint64_t end = first + 1;
   std::string out;
   if (args.all_ranks && json) out += '[';
   for (std::uint64_t rank = first; rank < end; ++rank) {
-    EREDU_TRY(layout, plan_rank(model, topology, rank, policy));
-    EREDU_TRY(plan, build_read_plan(layout, checkpoint));
+    EREDU_TRY(plan, read_plan_of(*model, topology, rank, options, *checkpoint));
+    // Rank `first` is planned: the topology is valid, its world size fits.
+    const std::uint64_t world =
+        topology.tensor * topology.pipeline * topology.expert * topology.data;
+    if (args.all_ranks) end = world;
     if (!json) {
       if (rank != first) out += '\n';
-      out += read_plan_table(plan, topology.world_size());
-    } else if (args.all_ranks) {
-      if (rank != first) out += ',';
-      append_read_plan_json(plan, out);
-    } else {
-      out += read_plan_to_json(plan);
+      EREDU_TRY(table, read_plan_table(*plan, world));
+      out += table;
+      continue;
     }
+    EREDU_TRY(text, text_of([&](char** buffer, std::size_t* length, eredu_error** error) {
+                return eredu_read_plan_to_json(plan.get(), buffer, length, error);
+              }));
+    if (args.all_ranks) {
+      // One array of the documents, each without its trailing newline.
+      if (rank != first) out += ',';
+      text.pop_back();
+    }
+    out += text;
   }
   if (args.all_ranks && json) out += "]\n";
   EREDU_TRY(write_stdout(out));
   return kExitOk;
 }
 
-}  // namespace eredu
+}  // namespace eredu::cli

@@ -7,14 +7,15 @@
 #include <cstdint>
 #include <string>
 
-#include "readplan/read_plan.hpp"
+#include "cli/result.hpp"
+#include "eredu/eredu.h"
 
-namespace eredu {
+namespace eredu::cli {
 
 /// A summary line (rank, tensors, extents, bytes read and allocated, files),
 /// then one row per tensor: target, dtype, local shape, bytes read, padding
-/// rows and its extents (`file@offset+length`, with `×count/stride` for a
-/// strided one).
-std::string read_plan_table(const ReadPlan& plan, std::uint64_t world_size);
+/// rows and its extents (`file@offset+length`, with `xcount/stride` for a
+/// strided one). Errors: eredu_read_plan_tensor_info's.
+Result<std::string> read_plan_table(const eredu_read_plan& plan, std::uint64_t world_size);
 
-}  // namespace eredu
+}  // namespace eredu::cli

@@ -3,107 +3,121 @@
 
 #include <fmt/format.h>
 
-#include <cstdio>
 #include <string>
 
-#include "admission/policy.hpp"
-#include "admission/residency_json.hpp"
 #include "cli/byte_units.hpp"
 #include "cli/commands.hpp"
+#include "cli/input.hpp"
+#include "cli/library.hpp"
 #include "cli/output.hpp"
-#include "core/text.hpp"
-#include "core/text_file.hpp"
-#include "request/load_request.hpp"
 
-namespace eredu {
+namespace eredu::cli {
 namespace {
 
-Result<std::string> read_policy_text(const std::string& source) {
-  if (source == "-") {
-    std::string text;
-    char buffer[1 << 12];
-    std::size_t got = 0;
-    while ((got = std::fread(buffer, 1, sizeof buffer, stdin)) > 0) text.append(buffer, got);
-    if (std::ferror(stdin)) return fail(Status::Io, "cannot read the policy from standard input");
-    return text;
-  }
-  return read_text_file(source, debug_quoted(source));
-}
-
-std::string_view request_name(ResidencyRequest request) {
-  switch (request) {
-    case ResidencyRequest::FullyResident:
+std::string_view execution_residency_name(eredu_execution_residency residency) {
+  switch (residency) {
+    case EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT:
       return "fully_resident";
-    case ResidencyRequest::LayerwiseHost:
+    case EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST:
       return "layerwise_host";
-    case ResidencyRequest::DenseDiskStream:
+    case EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM:
       return "dense_disk_stream";
-    case ResidencyRequest::AddressableParameterBanks:
+    default:
+      return "unknown";
+  }
+}
+
+std::string_view request_name(eredu_residency_request request) {
+  switch (request) {
+    case EREDU_RESIDENCY_REQUEST_FULLY_RESIDENT:
+      return "fully_resident";
+    case EREDU_RESIDENCY_REQUEST_LAYERWISE_HOST:
+      return "layerwise_host";
+    case EREDU_RESIDENCY_REQUEST_DENSE_DISK_STREAM:
+      return "dense_disk_stream";
+    case EREDU_RESIDENCY_REQUEST_ADDRESSABLE_PARAMETER_BANKS:
       return "addressable_parameter_banks";
+    default:
+      return "unknown";
   }
-  return "unknown";
 }
 
-std::string budget_text(std::optional<std::uint64_t> budget) {
-  if (!budget) return "unbounded";
-  return fmt::format("{} bytes ({})", *budget, human_bytes(*budget));
+std::string_view eviction_name(eredu_eviction_policy policy) {
+  return policy == EREDU_EVICTION_LEAST_FREQUENTLY_USED ? "least_frequently_used"
+                                                        : "least_recently_used";
 }
 
-std::string offload_text(const OffloadConfig& config) {
+std::string bytes_text(std::uint64_t bytes) {
+  return fmt::format("{} bytes ({})", bytes, human_bytes(bytes));
+}
+
+std::string budget_text(bool bounded, std::uint64_t budget) {
+  return bounded ? bytes_text(budget) : "unbounded";
+}
+
+std::string offload_text(bool has_device, std::uint64_t device, bool has_host, std::uint64_t host,
+                         std::uint64_t prefetch_depth, eredu_eviction_policy eviction) {
   return fmt::format("device budget {}, host budget {}, prefetch depth {}, eviction {}",
-                     budget_text(config.device_budget_bytes()),
-                     budget_text(config.host_budget_bytes()), config.prefetch_depth(),
-                     cache_eviction_policy_name(config.eviction_policy()));
+                     budget_text(has_device, device), budget_text(has_host, host), prefetch_depth,
+                     eviction_name(eviction));
 }
 
-std::string device_depth_text(const LayerWeightResidency& layers) {
-  switch (layers.execution_residency()) {
-    case ExecutionResidency::FullyResident:
+std::string device_depth_text(const eredu_residency_summary& summary) {
+  switch (summary.execution_residency) {
+    case EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT:
       return "K of K layer units (every unit stays on the device)";
-    case ExecutionResidency::LayerwiseHost:
-      return fmt::format("{} layer units whatever K (the prefetch depth)", layers.device_depth(0));
-    case ExecutionResidency::DenseDiskStream:
-      break;
+    case EREDU_EXECUTION_RESIDENCY_LAYERWISE_HOST:
+      return fmt::format("{} layer units whatever K (the prefetch depth)", summary.device_depth);
+    default:
+      return fmt::format("min(K, {}) of K layer units (the dense transfer window)",
+                         EREDU_DENSE_TRANSFER_WINDOW);
   }
-  return fmt::format("min(K, {}) of K layer units (the dense transfer window)",
-                     DENSE_TRANSFER_WINDOW);
 }
 
-Result<std::string> describe_policy(const WeightResidency& residency) {
-  const LayerWeightResidency layers = residency.layers();
-  EREDU_TRY(offload, layers.offload());
-  std::string out = fmt::format("execution residency: {}\noffload config: {}\ndevice depth: {}\n",
-                                execution_residency_name(layers.execution_residency()),
-                                offload_text(offload), device_depth_text(layers));
-  if (const auto dense = layers.dense()) {
+std::string describe_policy(const eredu_residency_summary& summary) {
+  std::string out = fmt::format(
+      "execution residency: {}\noffload config: {}\ndevice depth: {}\n",
+      execution_residency_name(summary.execution_residency),
+      offload_text(summary.offload_has_device_budget != 0, summary.offload_device_budget_bytes,
+                   summary.offload_has_host_budget != 0, summary.offload_host_budget_bytes,
+                   summary.offload_prefetch_depth, summary.offload_eviction_policy),
+      device_depth_text(summary));
+  if (summary.execution_residency == EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM) {
     out += fmt::format("dense stream: host lookahead {}, background queue capacity {}\n",
-                       dense->host_lookahead(), dense->background_queue_capacity());
+                       summary.dense_host_lookahead, summary.dense_background_queue_capacity);
   }
-  out += fmt::format("max cached shards: {}\n", layers.max_cached_shards());
+  out += fmt::format("max cached shards: {}\n", summary.max_cached_shards);
   out += fmt::format("memory sampling: backend {}, process {}\n",
-                     layers.sample_backend_memory() ? "on" : "off",
-                     layers.sample_process_memory() ? "on" : "off");
-  if (const auto cache = residency.parameter_bank_cache()) {
+                     summary.sample_backend_memory != 0 ? "on" : "off",
+                     summary.sample_process_memory != 0 ? "on" : "off");
+  if (summary.has_parameter_bank_cache != 0) {
     out += fmt::format(
         "parameter banks: independent cache; offload config: {}; compact bank scratch {}; "
         "prefill target {}\n",
-        offload_text(cache->offload()), budget_text(cache->compact_bank_scratch_bytes()),
-        budget_text(cache->prefill_compact_bank_target_bytes()));
+        offload_text(summary.parameter_bank_has_device_budget != 0,
+                     summary.parameter_bank_device_budget_bytes,
+                     summary.parameter_bank_has_host_budget != 0,
+                     summary.parameter_bank_host_budget_bytes,
+                     summary.parameter_bank_prefetch_depth, summary.parameter_bank_eviction_policy),
+        bytes_text(summary.parameter_bank_compact_scratch_bytes),
+        bytes_text(summary.parameter_bank_prefill_target_bytes));
   } else {
     out += "parameter banks: with layer\n";
   }
-  out += fmt::format("preparation residency: {}\n", request_name(preparation_residency(residency)));
+  out += fmt::format("preparation residency: {}\n", request_name(summary.preparation_residency));
   return out;
 }
 
 }  // namespace
 
 Result<int> run_residency(const ResidencyArgs& args) {
-  EREDU_TRY(text, read_policy_text(args.policy));
-  EREDU_TRY(residency, load_residency_json(text));
-  EREDU_TRY(description, describe_policy(residency));
-  EREDU_TRY(write_stdout(description));
+  EREDU_TRY(text, read_input(args.policy, "the policy", "it is a directory"));
+  eredu_residency_summary summary = EREDU_RESIDENCY_SUMMARY_INIT;
+  EREDU_TRY(check([&](eredu_error** error) {
+    return eredu_residency_from_json(text.data(), text.size(), 0, &summary, error);
+  }));
+  EREDU_TRY(write_stdout(describe_policy(summary)));
   return kExitOk;
 }
 
-}  // namespace eredu
+}  // namespace eredu::cli

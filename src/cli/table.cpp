@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-namespace eredu {
+namespace eredu::cli {
 namespace {
 
 // Display width: UTF-8 continuation bytes take no column.
@@ -51,4 +51,4 @@ std::string TextTable::render() const {
   return out;
 }
 
-}  // namespace eredu
+}  // namespace eredu::cli

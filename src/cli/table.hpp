@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace eredu {
+namespace eredu::cli {
 
 /// A table whose columns are padded to their widest cell. Numeric columns
 /// are right-aligned, the others left-aligned; the last column is not padded.
@@ -33,4 +33,4 @@ class TextTable {
   std::vector<std::vector<std::string>> rows_;
 };
 
-}  // namespace eredu
+}  // namespace eredu::cli

@@ -4,40 +4,44 @@
 #include "cli/world_table.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <vector>
 
 #include "cli/byte_units.hpp"
 #include "cli/table.hpp"
 
-namespace eredu {
+namespace eredu::cli {
 namespace {
 
 constexpr std::size_t kListedGroups = 3;
 
-std::string fell_back_text(const WorldPlan& world, const RankSummary& rank) {
-  if (rank.fell_back_groups.empty()) return "-";
+std::string fell_back_text(const Json& groups) {
+  if (groups.empty()) return "-";
   std::string text;
-  for (std::size_t i = 0; i < rank.fell_back_groups.size() && i < kListedGroups; ++i) {
+  for (std::size_t i = 0; i < groups.size() && i < kListedGroups; ++i) {
     if (i > 0) text += ", ";
-    text += world.model->groups()[rank.fell_back_groups[i]].logical_name();
+    text += groups[i].get<std::string>();
   }
-  if (rank.fell_back_groups.size() > kListedGroups) {
-    text += fmt::format(" (+{} more)", rank.fell_back_groups.size() - kListedGroups);
+  if (groups.size() > kListedGroups) {
+    text += fmt::format(" (+{} more)", groups.size() - kListedGroups);
   }
   return text;
 }
 
-std::string problems_table(const WorldPlan& world) {
+std::string problems_table(const Json& problems) {
   TextTable table({{"PROBLEM"}, {"TARGET"}, {"RANKS"}, {"DETAIL"}});
-  for (const CoverageProblem& problem : world.problems) {
-    table.add_row({std::string(coverage_kind_name(problem.problem)), problem.target,
-                   fmt::format("{}", fmt::join(problem.ranks, ",")), problem.detail});
+  for (const Json& problem : problems) {
+    const auto ranks = problem.at("ranks").get<std::vector<std::uint64_t>>();
+    table.add_row({text(problem, "problem"), text(problem, "target"),
+                   fmt::format("{}", fmt::join(ranks, ",")), text(problem, "detail")});
   }
   return table.render();
 }
 
 }  // namespace
 
-std::string world_table(const WorldPlan& world) {
+std::string world_table(const Json& world) {
   constexpr auto kRight = TextTable::Align::Right;
   TextTable table({{"RANK", kRight},
                    {"TENSOR", kRight},
@@ -47,24 +51,28 @@ std::string world_table(const WorldPlan& world) {
                    {"TENSORS", kRight},
                    {"LOCAL BYTES", kRight},
                    {"FELL BACK"}});
-  for (const RankSummary& rank : world.ranks) {
-    const ParallelCoordinates& at = rank.coordinates;
-    table.add_row({fmt::to_string(rank.rank), fmt::to_string(at.tensor),
-                   fmt::to_string(at.pipeline), fmt::to_string(at.expert), fmt::to_string(at.data),
-                   fmt::to_string(rank.totals.materialized_tensors),
-                   human_bytes(rank.totals.local_bytes), fell_back_text(world, rank)});
+  for (const Json& rank : world.at("ranks")) {
+    const Json& at = rank.at("coordinates");
+    const Json& totals = rank.at("totals");
+    table.add_row(
+        {fmt::to_string(u64(rank, "rank")), fmt::to_string(u64(at, "tensor")),
+         fmt::to_string(u64(at, "pipeline")), fmt::to_string(u64(at, "expert")),
+         fmt::to_string(u64(at, "data")), fmt::to_string(u64(totals, "materialized_tensors")),
+         human_bytes(u64(totals, "local_bytes")), fell_back_text(rank.at("fell_back_groups"))});
   }
   std::string out = table.render() + "\n";
-  const std::size_t tensors = world.model->tensor_count();
-  if (world.coverage_ok()) {
+  const Json& coverage = world.at("coverage");
+  const std::uint64_t tensors = u64(coverage, "tensors");
+  if (coverage.at("ok").get<bool>()) {
     out += fmt::format("coverage: ok ({} tensors)\n", tensors);
   } else {
-    out += problems_table(world);
-    out += fmt::format("coverage: {} problems ({} tensors)\n", world.problems.size(), tensors);
+    const Json& problems = coverage.at("problems");
+    out += problems_table(problems);
+    out += fmt::format("coverage: {} problems ({} tensors)\n", problems.size(), tensors);
   }
-  const std::uint64_t global = world.model->global_bytes();
+  const std::uint64_t global = u64(world, "global_bytes");
   out += fmt::format("global bytes: {} ({})\n", global, human_bytes(global));
   return out;
 }
 
-}  // namespace eredu
+}  // namespace eredu::cli

@@ -6,13 +6,14 @@
 
 #include <string>
 
-#include "world/world.hpp"
+#include "cli/json.hpp"
 
-namespace eredu {
+namespace eredu::cli {
 
 /// One row per rank (rank, coordinates, tensors materialized, local bytes,
 /// fell-back groups), then the coverage problems if any, a coverage line
-/// (`coverage: ok (N tensors)`) and the global bytes.
-std::string world_table(const WorldPlan& world);
+/// (`coverage: ok (N tensors)`) and the global bytes, from an
+/// eredu.world.v1 document.
+std::string world_table(const Json& world);
 
-}  // namespace eredu
+}  // namespace eredu::cli

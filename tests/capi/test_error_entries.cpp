@@ -48,6 +48,7 @@ TEST_SUITE("capi.error_entries") {
           "2 decoder layers cannot be split over 4 pipeline stages; pipeline sizes from 1 to 2 "
           "work");
     REQUIRE(eredu_error_count(error) == 3);
+    CHECK(eredu_error_is_planning_failure(error));
     eredu_error_entry entry = EREDU_ERROR_ENTRY_INIT;
     REQUIRE(eredu_error_get_entry(error, 0, &entry, nullptr) == EREDU_OK);
     CHECK(entry.code == EREDU_E_INVALID_TENSOR);
@@ -77,6 +78,20 @@ TEST_SUITE("capi.error_entries") {
     eredu_error_free(error);
   }
 
+  TEST_CASE("a planning failure of one problem is still a planning failure") {
+    const auto model = model_from_json(kThreeGroups);
+    REQUIRE(model.status == EREDU_OK);
+    eredu_topology topology = EREDU_TOPOLOGY_INIT;
+    topology.pipeline = 4;
+    eredu_layout* layout = nullptr;
+    eredu_error* error = nullptr;
+    REQUIRE(eredu_plan_rank(model.handle.get(), &topology, 0, nullptr, &layout, &error) ==
+            EREDU_E_EMPTY_PARTITION);
+    CHECK(eredu_error_count(error) == 1);
+    CHECK(eredu_error_is_planning_failure(error));
+    eredu_error_free(error);
+  }
+
   TEST_CASE("without the preflight failure the first group's error leads; one problem is one") {
     const auto model = model_from_json(kThreeGroups);
     REQUIRE(model.status == EREDU_OK);
@@ -92,6 +107,8 @@ TEST_SUITE("capi.error_entries") {
     REQUIRE(eredu_plan_rank(model.handle.get(), &topology, 5, nullptr, &layout, &error) ==
             EREDU_E_RANK_OUT_OF_RANGE);
     REQUIRE(eredu_error_count(error) == 1);
+    // A rank error stops planning: it lists no problems.
+    CHECK_FALSE(eredu_error_is_planning_failure(error));
     eredu_error_entry entry = EREDU_ERROR_ENTRY_INIT;
     REQUIRE(eredu_error_get_entry(error, 0, &entry, nullptr) == EREDU_OK);
     CHECK(entry.code == EREDU_E_RANK_OUT_OF_RANGE);
@@ -99,6 +116,7 @@ TEST_SUITE("capi.error_entries") {
     CHECK(text(entry.message, entry.message_length) == "rank 5 is outside world size 1");
     eredu_error_free(error);
     CHECK(eredu_error_count(nullptr) == 0);
+    CHECK_FALSE(eredu_error_is_planning_failure(nullptr));
     eredu_error_entry initialized;
     REQUIRE(eredu_error_entry_init(&initialized, sizeof initialized, nullptr) == EREDU_OK);
     CHECK(initialized.struct_size == sizeof initialized);

@@ -669,3 +669,64 @@ TEST_SUITE("capi.residency_policy") {
     CHECK(same(summary_of(defaults), summary_of(initialized)));
   }
 }
+
+TEST_SUITE("capi.residency_from_json") {
+  TEST_CASE("a dense disk stream document derives its summary") {
+    const std::string text =
+        R"({"schema":"eredu.residency.v1","kind":"dense_disk_stream","host_lookahead":3})";
+    eredu_residency_summary summary = EREDU_RESIDENCY_SUMMARY_INIT;
+    REQUIRE(eredu_residency_from_json(text.data(), text.size(), 8, &summary, nullptr) == EREDU_OK);
+    CHECK(summary.execution_residency == EREDU_EXECUTION_RESIDENCY_DENSE_DISK_STREAM);
+    CHECK(summary.preparation_residency == EREDU_RESIDENCY_REQUEST_DENSE_DISK_STREAM);
+    CHECK(summary.offload_has_device_budget == 1);
+    CHECK(summary.offload_device_budget_bytes == 4294967296u);
+    CHECK(summary.offload_has_host_budget == 1);
+    CHECK(summary.offload_host_budget_bytes == 17179869184u);
+    CHECK(summary.offload_prefetch_depth == 3);
+    CHECK(summary.device_depth == 2);
+    CHECK(summary.dense_host_lookahead == 3);
+    CHECK(summary.dense_background_queue_capacity == 2);
+    CHECK(summary.max_cached_shards == 4);
+    CHECK(summary.has_parameter_bank_cache == 0);
+    // NULL out only validates.
+    CHECK(eredu_residency_from_json(text.data(), text.size(), 8, nullptr, nullptr) == EREDU_OK);
+  }
+
+  TEST_CASE("a parameter-bank cache asks for addressable parameter banks") {
+    const std::string text = R"({"schema":"eredu.residency.v1","kind":"fully_resident",)"
+                             R"("parameter_bank_cache":{"device_budget_bytes":1073741824}})";
+    eredu_residency_summary summary = EREDU_RESIDENCY_SUMMARY_INIT;
+    REQUIRE(eredu_residency_from_json(text.data(), text.size(), 8, &summary, nullptr) == EREDU_OK);
+    CHECK(summary.execution_residency == EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT);
+    CHECK(summary.preparation_residency == EREDU_RESIDENCY_REQUEST_ADDRESSABLE_PARAMETER_BANKS);
+    CHECK(summary.has_parameter_bank_cache == 1);
+    CHECK(summary.parameter_bank_has_device_budget == 1);
+    CHECK(summary.parameter_bank_device_budget_bytes == 1073741824u);
+    CHECK(summary.parameter_bank_prefill_target_bytes == 1073741824u);
+    CHECK(summary.device_depth == 8);
+  }
+
+  TEST_CASE("the document's errors, in order, and the summary zeroed") {
+    const std::string unknown = R"({"schema":"eredu.residency.v1","kind":"fully_resident","x":1})";
+    eredu_residency_summary summary = EREDU_RESIDENCY_SUMMARY_INIT;
+    summary.device_depth = 7;
+    ErrorSlot parse;
+    CHECK(eredu_residency_from_json(unknown.data(), unknown.size(), 8, &summary, parse.slot()) ==
+          EREDU_E_PARSE);
+    CHECK(parse.message() == "/x: unknown field");
+    CHECK(summary.device_depth == 0);
+
+    const std::string zero =
+        R"({"schema":"eredu.residency.v1","kind":"layerwise_host","prefetch_depth":0})";
+    ErrorSlot depth;
+    CHECK(eredu_residency_from_json(zero.data(), zero.size(), 8, nullptr, depth.slot()) ==
+          EREDU_E_ZERO_PREFETCH_DEPTH);
+    CHECK(depth.message() == "offload prefetch depth must be nonzero");
+
+    ErrorSlot empty;
+    CHECK(eredu_residency_from_json(nullptr, 0, 8, nullptr, empty.slot()) == EREDU_E_PARSE);
+    ErrorSlot null;
+    CHECK(eredu_residency_from_json(nullptr, 3, 8, nullptr, null.slot()) == EREDU_E_NULL_ARGUMENT);
+    CHECK(null.message() == "argument text is NULL but its count is 3");
+  }
+}

@@ -74,6 +74,20 @@ class Failures(unittest.TestCase):
         result = run("plan", "--groups", ATTENTION, "--tp", "0", "--all-ranks")
         self.assert_error(result, 2, "EREDU_E_ZERO_AXIS")
 
+    def test_a_mistyped_command_or_flag_is_named(self):
+        for args, line in (
+                (["chek", "x"], "A subcommand is required; did you mean check?"),
+                (["plan", "--groups", ATTENTION, "--rnak", "0"],
+                 "The following arguments were not expected: 0 --rnak; did you mean --rank?"),
+                (["fit", "--groups", ATTENTION, "--max-wrld=2"],
+                 "The following argument was not expected: --max-wrld=2; did you mean "
+                 "--max-world?"),
+                (["xyz"], "A subcommand is required")):
+            with self.subTest(args=args):
+                result = run(*args)
+                self.assertEqual((result.returncode, result.stdout), (2, ""))
+                self.assertEqual(result.stderr, f"error[EREDU_E_INVALID_ARGUMENT]: {line}\n")
+
     def test_bad_flags_are_invalid_argument(self):
         for args in (["plan", "--groups", ATTENTION],
                      ["plan", "--groups", ATTENTION, "--rank", "0", "--all-ranks"],

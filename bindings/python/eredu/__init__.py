@@ -81,7 +81,7 @@ from .residency import (DEFAULT_MAX_CACHED_SHARDS, DENSE_TRANSFER_WINDOW, CacheE
                         parameter_bank_unit_id)
 from .weight_residency import (DenseDiskStreamLoadOptions, ExecutionResidency,
                                LayerwiseLoadOptions, ParameterBankLoadOptions, ResidencyRequest,
-                               ResidencySummary, WeightResidency)
+                               ResidencySummary, WeightResidency, residency_from_json)
 from .layerwise_metadata import LayerwiseModelMetadata
 from .request import (SESSION_CAPABILITIES_MASK, CacheResidency, CommunicationCompletionPolicy,
                       CompletionCancellationMode, DraftingKind, DraftingPlan, DraftingPlanKind,

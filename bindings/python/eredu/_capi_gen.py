@@ -1001,6 +1001,23 @@ FUNCTIONS = {
     "eredu_model_global_bytes": (ctypes.c_uint64, [
         P(eredu_model),  # model
     ]),
+    "eredu_model_get_info": (eredu_status, [
+        P(eredu_model),  # model
+        P(eredu_model_info),  # out
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_model_to_json": (eredu_status, [
+        P(eredu_model),  # model
+        P(ctypes.c_void_p),  # out
+        P(ctypes.c_size_t),  # length
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_model_pad_vocab": (eredu_status, [
+        P(eredu_model),  # model
+        ctypes.c_uint64,  # multiple
+        P(P(eredu_model)),  # out
+        P(P(eredu_error)),  # error
+    ]),
     # eredu/plan.h
     "eredu_plan_options_init": (eredu_status, [
         P(eredu_plan_options),  # options
@@ -1426,6 +1443,13 @@ FUNCTIONS = {
         P(eredu_residency_summary),  # out
         P(P(eredu_error)),  # error
     ]),
+    "eredu_residency_from_json": (eredu_status, [
+        ctypes.c_char_p,  # text
+        ctypes.c_size_t,  # length
+        ctypes.c_uint64,  # unit_count
+        P(eredu_residency_summary),  # out
+        P(P(eredu_error)),  # error
+    ]),
     # eredu/status.h
     "eredu_status_name": (ctypes.c_char_p, [
         eredu_status,  # status
@@ -1440,6 +1464,9 @@ FUNCTIONS = {
         P(eredu_error),  # error
     ]),
     "eredu_error_count": (ctypes.c_size_t, [
+        P(eredu_error),  # error
+    ]),
+    "eredu_error_is_planning_failure": (ctypes.c_bool, [
         P(eredu_error),  # error
     ]),
     "eredu_error_entry_init": (eredu_status, [

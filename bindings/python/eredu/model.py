@@ -10,7 +10,7 @@ from ._handle import Handle
 from ._library import lib
 from .errors import call
 from .group import group_array
-from .plan import ShardingPolicy, plan_rank
+from .plan import ShardingPolicy, plan_rank, take_text
 
 
 class ModelDescription(Handle):
@@ -77,6 +77,33 @@ class ModelDescription(Handle):
     def global_bytes(self):
         """Bytes of the tensors that have a dtype."""
         return lib.eredu_model_global_bytes(self._handle())
+
+    def info(self):
+        """The `model` object of eredu.groups.v1 as (name, layers, experts),
+        each None when absent."""
+        info = _capi.sized(_capi.eredu_model_info)
+        call(lib.eredu_model_get_info, self._handle(), ctypes.byref(info))
+        return (info.name.decode("utf-8") if info.name is not None else None,
+                info.layers if info.has_layers else None,
+                info.experts if info.has_experts else None)
+
+    def to_json(self):
+        """Canonical eredu.groups.v1 text (compact, one trailing newline), as
+        `eredu describe` prints it; from_json of it gives an equal model."""
+        buffer, length = ctypes.c_void_p(), ctypes.c_size_t()
+        call(lib.eredu_model_to_json, self._handle(), ctypes.byref(buffer), ctypes.byref(length))
+        return take_text(buffer, length.value)
+
+    def pad_vocab(self, multiple):
+        """A new description whose vocabulary groups pad their rows to a
+        multiple of `multiple` x the tensor size when planned
+        (docs/planning.md, "Vocabulary padding"); this one is unchanged.
+        Raises GeneralError (EREDU_E_INVALID_ARGUMENT: multiple 0, no group
+        to pad), ParallelPlanError (EREDU_E_INVALID_GROUP)."""
+        slot = ctypes.POINTER(_capi.eredu_model)()
+        call(lib.eredu_model_pad_vocab, self._handle(), convert.u64(multiple, "multiple"),
+             ctypes.byref(slot))
+        return type(self)._adopt(slot)
 
     def plan_rank(self, topology, rank, policy=ShardingPolicy.REQUIRE, *, threads=0,
                   pipeline_layers=None):

@@ -194,3 +194,16 @@ class WeightResidency:
         call(lib.eredu_residency_validate, ctypes.byref(self.struct()),
              convert.u64(unit_count, "unit_count"), ctypes.byref(summary))
         return ResidencySummary.from_struct(summary)
+
+
+def residency_from_json(text, unit_count=0):
+    """Validates an eredu.residency.v1 document (str or UTF-8 bytes;
+    docs/residency.md, "Policies as JSON") and returns its ResidencySummary
+    for `unit_count` ordinary units, as WeightResidency.validate does.
+    Raises GeneralError (EREDU_E_PARSE, EREDU_E_UNSUPPORTED_VERSION),
+    OffloadError, WeightResidencyPolicyError, in the documented order."""
+    data = convert.document(text, "text")
+    summary = _capi.sized(_capi.eredu_residency_summary)
+    call(lib.eredu_residency_from_json, data, len(data), convert.u64(unit_count, "unit_count"),
+         ctypes.byref(summary))
+    return ResidencySummary.from_struct(summary)

@@ -13,7 +13,7 @@ from eredu import (DENSE_TRANSFER_WINDOW, CacheEvictionPolicy, ClosedError,
                    OffloadPlan, OffloadUnitSpec, ParameterBankAccess, ParameterBankLoadOptions,
                    ResidencyPolicy, ResidencyRequest, StaticUnitBindings, TensorSelection,
                    WeightBinding, WeightBindingError, WeightResidency, WeightResidencyPolicyError,
-                   parameter_bank_access, parameter_bank_unit_id, status)
+                   parameter_bank_access, parameter_bank_unit_id, residency_from_json, status)
 from test_handles import library_calls
 
 
@@ -123,6 +123,18 @@ class Seed003(unittest.TestCase):
 
 
 class Residency(unittest.TestCase):
+    def test_from_json(self):
+        summary = residency_from_json(
+            '{"schema":"eredu.residency.v1","kind":"dense_disk_stream","host_lookahead":3}', 8)
+        self.assertEqual(summary.execution_residency, ExecutionResidency.DENSE_DISK_STREAM)
+        self.assertEqual(summary.offload.device_budget_bytes, 4294967296)
+        self.assertEqual(summary.offload.prefetch_depth, 3)
+        self.assertEqual(summary.device_depth, 2)
+        with self.assertRaises(OffloadError) as caught:
+            residency_from_json(
+                b'{"schema":"eredu.residency.v1","kind":"layerwise_host","prefetch_depth":0}')
+        self.assertEqual(caught.exception.message, "offload prefetch depth must be nonzero")
+
     def test_defaults(self):
         summary = WeightResidency().validate(5)
         self.assertEqual(summary.execution_residency, ExecutionResidency.FULLY_RESIDENT)

@@ -8,7 +8,7 @@ last ranks allocate rows past the checkpoint's. The misuse the library
 rejects."""
 import unittest
 
-from eredu import (Dtype, GroupScope, MemberSharding, ModelDescription, ParallelPlanError,
+from eredu import (Dtype, GeneralError, GroupScope, MemberSharding, ModelDescription, ParallelPlanError,
                    ParameterGroupSpec, ParameterMemberSpec, ParameterRole, PlacementKind,
                    TensorPlacement, plan_rank, status)
 
@@ -42,6 +42,21 @@ class VocabPadding(unittest.TestCase):
                     self.assertEqual(entry.local_bytes, 16)
                     self.assertEqual(layout.tensor("norm").padding_rows, 0)
                     self.assertEqual(layout.to_json().count("padding_rows"), int(padding > 0))
+
+    def test_a_loaded_model_pads_and_reads_back(self):
+        with head() as group, \
+                ModelDescription.from_groups([group], name="tiny", layers=2) as model, \
+                model.pad_vocab(2) as padded, plan_rank(padded, (8, 1, 1, 1), 7) as layout:
+            self.assertEqual(model.info(), ("tiny", 2, None))
+            self.assertEqual(layout.padding_rows("lm_head"), 2)
+            self.assertEqual(ModelDescription.from_json(padded.to_json()).to_json(),
+                             padded.to_json())
+            self.assertIn('"vocab_pad_multiple":2', padded.to_json())
+            self.assertNotIn("vocab_pad_multiple", model.to_json())
+            with self.assertRaises(GeneralError) as caught:
+                model.pad_vocab(0)
+            self.assertEqual(caught.exception.message,
+                             "the vocabulary padding multiple must be at least 1")
 
     def test_misuse(self):
         with self.assertRaises(ParallelPlanError) as caught:

@@ -1001,6 +1001,15 @@ extern "C" {
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }
+extern "C" {
+    pub fn eredu_residency_from_json(
+        text: *const ::std::os::raw::c_char,
+        length: usize,
+        unit_count: u64,
+        out: *mut eredu_residency_summary,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct eredu_layerwise_model_metadata_info {
@@ -1239,6 +1248,29 @@ extern "C" {
 }
 extern "C" {
     pub fn eredu_model_global_bytes(model: *const eredu_model) -> u64;
+}
+extern "C" {
+    pub fn eredu_model_get_info(
+        model: *const eredu_model,
+        out: *mut eredu_model_info,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_model_to_json(
+        model: *const eredu_model,
+        out: *mut *mut ::std::os::raw::c_char,
+        length: *mut usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_model_pad_vocab(
+        model: *const eredu_model,
+        multiple: u64,
+        out: *mut *mut eredu_model,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
@@ -1686,6 +1718,9 @@ extern "C" {
 }
 extern "C" {
     pub fn eredu_error_count(error: *const eredu_error) -> usize;
+}
+extern "C" {
+    pub fn eredu_error_is_planning_failure(error: *const eredu_error) -> bool;
 }
 extern "C" {
     pub fn eredu_error_entry_init(
