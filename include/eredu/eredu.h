@@ -64,6 +64,7 @@
 #include <eredu/common.h>
 #include <eredu/format.h>
 #include <eredu/group.h>
+#include <eredu/launch.h>
 #include <eredu/layerwise_metadata.h>
 #include <eredu/layout.h>
 #include <eredu/model.h>

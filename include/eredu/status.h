@@ -84,6 +84,9 @@
 #define EREDU_E_EMPTY_PARTITION 209
 /** TopologyError::PartitionOverflow. */
 #define EREDU_E_PARTITION_OVERFLOW 210
+/** A launcher's world size (eredu/launch.h) differs from the topology's;
+ * not a Rust variant: the message names both sizes. */
+#define EREDU_E_WORLD_SIZE_MISMATCH 211
 
 /* ---- OffloadError ----------------------------------------------------- */
 

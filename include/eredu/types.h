@@ -90,6 +90,8 @@ typedef uint32_t eredu_cache_residency;
 typedef uint32_t eredu_expert_pass;
 /** Storage access class of a pass: EREDU_PARAMETER_BANK_ACCESS_* (eredu/residency.h). */
 typedef uint32_t eredu_parameter_bank_access;
+/** Whose variables a launch environment came from: EREDU_LAUNCHER_* (eredu/launch.h). */
+typedef uint32_t eredu_launcher;
 
 /* Opaque handles. */
 
@@ -149,6 +151,8 @@ typedef struct eredu_describe_options eredu_describe_options;
 typedef struct eredu_read_tensor_info eredu_read_tensor_info;
 /** Name, role, units, members and scope of a group (eredu/group.h). */
 typedef struct eredu_group_info eredu_group_info;
+/** A process's rank and world size from its launcher (eredu/launch.h). */
+typedef struct eredu_launch_env eredu_launch_env;
 
 /** One physical tensor of a group, as passed to eredu_group_new. */
 typedef struct eredu_member_desc eredu_member_desc;

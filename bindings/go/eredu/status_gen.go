@@ -58,6 +58,8 @@ const (
 	StatusEmptyPartition Status = 209
 	// StatusPartitionOverflow is EREDU_E_PARTITION_OVERFLOW: TopologyError::PartitionOverflow.
 	StatusPartitionOverflow Status = 210
+	// StatusWorldSizeMismatch is EREDU_E_WORLD_SIZE_MISMATCH: A launcher's world size (eredu/launch.h) differs from the topology's; not a Rust variant: the message names both sizes.
+	StatusWorldSizeMismatch Status = 211
 	// StatusUnsupportedSchemaVersion is EREDU_E_UNSUPPORTED_SCHEMA_VERSION: OffloadError::UnsupportedSchemaVersion.
 	StatusUnsupportedSchemaVersion Status = 300
 	// StatusEmptyUnitID is EREDU_E_EMPTY_UNIT_ID: OffloadError::EmptyUnitId.
@@ -181,6 +183,8 @@ var (
 	ErrEmptyPartition = &Error{Code: StatusEmptyPartition, Name: "EREDU_E_EMPTY_PARTITION"}
 	// ErrPartitionOverflow matches EREDU_E_PARTITION_OVERFLOW (210): TopologyError::PartitionOverflow.
 	ErrPartitionOverflow = &Error{Code: StatusPartitionOverflow, Name: "EREDU_E_PARTITION_OVERFLOW"}
+	// ErrWorldSizeMismatch matches EREDU_E_WORLD_SIZE_MISMATCH (211): A launcher's world size (eredu/launch.h) differs from the topology's; not a Rust variant: the message names both sizes.
+	ErrWorldSizeMismatch = &Error{Code: StatusWorldSizeMismatch, Name: "EREDU_E_WORLD_SIZE_MISMATCH"}
 	// ErrUnsupportedSchemaVersion matches EREDU_E_UNSUPPORTED_SCHEMA_VERSION (300): OffloadError::UnsupportedSchemaVersion.
 	ErrUnsupportedSchemaVersion = &Error{Code: StatusUnsupportedSchemaVersion, Name: "EREDU_E_UNSUPPORTED_SCHEMA_VERSION"}
 	// ErrEmptyUnitID matches EREDU_E_EMPTY_UNIT_ID (301): OffloadError::EmptyUnitId.
@@ -283,6 +287,7 @@ var statusTable = []struct {
 	{StatusPartitionOutOfRange, "EREDU_E_PARTITION_OUT_OF_RANGE", ErrPartitionOutOfRange},
 	{StatusEmptyPartition, "EREDU_E_EMPTY_PARTITION", ErrEmptyPartition},
 	{StatusPartitionOverflow, "EREDU_E_PARTITION_OVERFLOW", ErrPartitionOverflow},
+	{StatusWorldSizeMismatch, "EREDU_E_WORLD_SIZE_MISMATCH", ErrWorldSizeMismatch},
 	{StatusUnsupportedSchemaVersion, "EREDU_E_UNSUPPORTED_SCHEMA_VERSION", ErrUnsupportedSchemaVersion},
 	{StatusEmptyUnitID, "EREDU_E_EMPTY_UNIT_ID", ErrEmptyUnitID},
 	{StatusZeroSizedUnit, "EREDU_E_ZERO_SIZED_UNIT", ErrZeroSizedUnit},

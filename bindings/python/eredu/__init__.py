@@ -38,7 +38,9 @@ plan_rank -> LocalModelLayout (tensor, tensors, placement, local_shape,
 totals, to_json), plan_world_json and check_json (threads, a progress
 callable that can cancel, and pipeline_layers, the decoder layers of each
 pipeline stage, which plan_rank takes too), fit_json (which topologies up
-to max_world plan and fit), Checkpoint.open and read_plan -> ReadPlan
+to max_world plan and fit), launch_env -> LaunchEnv (this process's rank
+and world size from torchrun, Open MPI, PMI or Slurm; check(topology)),
+Checkpoint.open and read_plan -> ReadPlan
 (rank, read_bytes, files, file_paths, tensors: ReadTensor with its
 ReadExtents, read_into, to_json: eredu.readplan.v1), the formats
 (LinearFormatSpec, expand_linear_format_model), residency (OffloadPlan,
@@ -66,6 +68,7 @@ from .plan import (ExpertRange, LayoutTotals, LocalModelLayout, LocalTensorLayou
                    ParallelCoordinates, ParallelTopology, PlacementKind, ShardingPolicy,
                    TensorPlacement, plan_rank)
 from .world import DEFAULT_MAX_WORLD, check_json, fit_json, plan_world_json
+from .launch import LaunchEnv, Launcher, launch_env
 from .checkpoint import (Checkpoint, ReadExtent, ReadPlan, ReadTensor, describe_model,
                          read_plan)
 from .format import (BlockFp8ScaleEncoding, GgmlTypeInfo, LinearFormat, LinearFormatKind,

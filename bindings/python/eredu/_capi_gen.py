@@ -35,6 +35,7 @@ eredu_drafting_kind = ctypes.c_uint32
 eredu_cache_residency = ctypes.c_uint32
 eredu_expert_pass = ctypes.c_uint32
 eredu_parameter_bank_access = ctypes.c_uint32
+eredu_launcher = ctypes.c_uint32
 
 # ---- Callback types ------------------------------------------------------
 
@@ -142,6 +143,10 @@ class eredu_group_desc(ctypes.Structure):
 
 class eredu_group_info(ctypes.Structure):
     """eredu/group.h"""
+
+
+class eredu_launch_env(ctypes.Structure):
+    """eredu/launch.h"""
 
 
 class eredu_layerwise_model_metadata_info(ctypes.Structure):
@@ -365,6 +370,15 @@ eredu_group_info._fields_ = [
     ("query_units", ctypes.c_uint64),
     ("has_vocab_pad_multiple", ctypes.c_uint8),
     ("vocab_pad_multiple", ctypes.c_uint64),
+]
+
+eredu_launch_env._fields_ = [
+    ("struct_size", ctypes.c_uint32),
+    ("source", eredu_launcher),
+    ("rank", ctypes.c_uint64),
+    ("world_size", ctypes.c_uint64),
+    ("has_local_rank", ctypes.c_uint8),
+    ("local_rank", ctypes.c_uint64),
 ]
 
 eredu_layerwise_model_metadata_info._fields_ = [
@@ -873,6 +887,26 @@ FUNCTIONS = {
         P(eredu_group),  # group
         ctypes.c_size_t,  # index
         P(eredu_member_desc),  # out
+        P(P(eredu_error)),  # error
+    ]),
+    # eredu/launch.h
+    "eredu_launch_env_init": (eredu_status, [
+        P(eredu_launch_env),  # env
+        ctypes.c_size_t,  # size
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_launch_env_from_list": (eredu_status, [
+        P(ctypes.c_char_p),  # variables
+        P(eredu_launch_env),  # out
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_launch_env_from_environ": (eredu_status, [
+        P(eredu_launch_env),  # out
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_launch_env_check": (eredu_status, [
+        P(eredu_launch_env),  # env
+        P(eredu_topology),  # topology
         P(P(eredu_error)),  # error
     ]),
     # eredu/layerwise_metadata.h

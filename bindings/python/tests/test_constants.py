@@ -37,6 +37,7 @@ ENUMS = [
     ("EREDU_DRAFTING_PLAN_", eredu.DraftingPlanKind),
     ("EREDU_DRAFTING_", eredu.DraftingKind),
     ("EREDU_CACHE_RESIDENCY_", eredu.CacheResidency),
+    ("EREDU_LAUNCHER_", eredu.Launcher),
 ]
 
 CONSTANTS = {

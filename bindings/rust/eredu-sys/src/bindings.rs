@@ -44,6 +44,10 @@ pub const EREDU_SCOPE_OUTPUT_HEAD: i32 = 2;
 pub const EREDU_SCOPE_TIED_EMBEDDING: i32 = 3;
 pub const EREDU_SCOPE_INDEXED: i32 = 4;
 pub const EREDU_MAX_NDIM: i32 = 1024;
+pub const EREDU_LAUNCHER_TORCHRUN: i32 = 1;
+pub const EREDU_LAUNCHER_OPEN_MPI: i32 = 2;
+pub const EREDU_LAUNCHER_PMI: i32 = 3;
+pub const EREDU_LAUNCHER_SLURM: i32 = 4;
 pub const EREDU_MEMORY_TIER_DEVICE: i32 = 0;
 pub const EREDU_MEMORY_TIER_HOST: i32 = 1;
 pub const EREDU_MEMORY_TIER_DISK: i32 = 2;
@@ -126,6 +130,7 @@ pub const EREDU_E_ZERO_PARTITIONS: i32 = 207;
 pub const EREDU_E_PARTITION_OUT_OF_RANGE: i32 = 208;
 pub const EREDU_E_EMPTY_PARTITION: i32 = 209;
 pub const EREDU_E_PARTITION_OVERFLOW: i32 = 210;
+pub const EREDU_E_WORLD_SIZE_MISMATCH: i32 = 211;
 pub const EREDU_E_UNSUPPORTED_SCHEMA_VERSION: i32 = 300;
 pub const EREDU_E_EMPTY_UNIT_ID: i32 = 301;
 pub const EREDU_E_ZERO_SIZED_UNIT: i32 = 302;
@@ -187,6 +192,7 @@ pub type eredu_drafting_kind = u32;
 pub type eredu_cache_residency = u32;
 pub type eredu_expert_pass = u32;
 pub type eredu_parameter_bank_access = u32;
+pub type eredu_launcher = u32;
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct eredu_error {
@@ -623,6 +629,43 @@ extern "C" {
         group: *const eredu_group,
         index: usize,
         out: *mut eredu_member_desc,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_launch_env {
+    pub struct_size: u32,
+    pub source: eredu_launcher,
+    pub rank: u64,
+    pub world_size: u64,
+    pub has_local_rank: u8,
+    pub local_rank: u64,
+}
+extern "C" {
+    pub fn eredu_launch_env_init(
+        env: *mut eredu_launch_env,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_launch_env_from_list(
+        variables: *const *const ::std::os::raw::c_char,
+        out: *mut eredu_launch_env,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_launch_env_from_environ(
+        out: *mut eredu_launch_env,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_launch_env_check(
+        env: *const eredu_launch_env,
+        topology: *const eredu_topology,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }

@@ -92,6 +92,13 @@ int main(void) {
   FIELD(eredu_group_info, query_units);
   FIELD(eredu_group_info, has_vocab_pad_multiple);
   FIELD(eredu_group_info, vocab_pad_multiple);
+  STRUCT(eredu_launch_env);
+  FIELD(eredu_launch_env, struct_size);
+  FIELD(eredu_launch_env, source);
+  FIELD(eredu_launch_env, rank);
+  FIELD(eredu_launch_env, world_size);
+  FIELD(eredu_launch_env, has_local_rank);
+  FIELD(eredu_launch_env, local_rank);
   STRUCT(eredu_layerwise_model_metadata_info);
   FIELD(eredu_layerwise_model_metadata_info, struct_size);
   FIELD(eredu_layerwise_model_metadata_info, residency);

@@ -113,6 +113,9 @@ error_codes! {
     EmptyPartition = EREDU_E_EMPTY_PARTITION,
     /// `TopologyError::PartitionOverflow`.
     PartitionOverflow = EREDU_E_PARTITION_OVERFLOW,
+    /// A launcher's world size differs from the topology's
+    /// ([`LaunchEnv::check`](crate::LaunchEnv::check)).
+    WorldSizeMismatch = EREDU_E_WORLD_SIZE_MISMATCH,
     /// `OffloadError::UnsupportedSchemaVersion`.
     UnsupportedSchemaVersion = EREDU_E_UNSUPPORTED_SCHEMA_VERSION,
     /// `OffloadError::EmptyUnitId`.

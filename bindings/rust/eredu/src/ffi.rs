@@ -191,4 +191,5 @@ output_structs!(
     eredu_load_request_info,
     eredu_parallel_model_summary,
     eredu_layerwise_model_metadata_info,
+    eredu_launch_env,
 );

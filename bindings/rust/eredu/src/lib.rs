@@ -113,6 +113,7 @@ mod error;
 mod ffi;
 mod format;
 mod group;
+mod launch;
 mod layerwise_metadata;
 mod layout;
 mod model;
@@ -137,6 +138,7 @@ pub use format::{
 pub use group::{
     Dtype, GroupScope, MemberSharding, ParameterGroupSpec, ParameterMemberSpec, ParameterRole,
 };
+pub use launch::{LaunchEnv, Launcher};
 pub use layerwise_metadata::{LayerwiseModelMetadata, LayerwiseModelMetadataInfo};
 pub use layout::{
     ExpertRange, IndexRuns, LayoutTotals, LocalModelLayout, LocalTensorLayout, TensorPlacement,
