@@ -11,6 +11,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
+#include "cli/plan_file_commands.hpp"
 #include "eredu/version.h"
 
 namespace eredu {
@@ -147,6 +148,9 @@ int run(int argc, char** argv) {
   CLI::Option* all_flag =
       plan_command->add_flag("--all-ranks", plan.all_ranks, "plan every rank, verify coverage");
   rank_flag->excludes(all_flag);
+  plan_command
+      ->add_option("--output", plan.output, "with --all-ranks: write every rank to this plan file")
+      ->needs(all_flag);
   add_policy_flag(*plan_command, plan.policy);
   plan_command->add_option("--format", plan.format, "table | json")
       ->check(CLI::IsMember({"table", "json"}))
@@ -223,6 +227,12 @@ int run(int argc, char** argv) {
       ->add_option("--policy", residency.policy, "eredu.residency.v1 file, or - for stdin")
       ->required();
 
+  InspectArgs inspect;
+  std::uint64_t inspect_rank = 0;
+  CLI::Option* inspect_rank_flag = nullptr;
+  CLI::App* inspect_command =
+      add_inspect_command(app, inspect, inspect_rank, inspect_rank_flag, kDecimal);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -233,6 +243,7 @@ int run(int argc, char** argv) {
     return report_error({Status::InvalidArgument, "plan needs --rank R or --all-ranks"}, json);
   }
   if (rank_flag->count() > 0) plan.rank = rank;
+  if (inspect_rank_flag->count() > 0) inspect.rank = inspect_rank;
   if (*read_plan_command && read_rank_flag->count() == 0 && !read_plan.all_ranks) {
     return report_error({Status::InvalidArgument, "read-plan needs --rank R or --all-ranks"}, json);
   }
@@ -246,6 +257,7 @@ int run(int argc, char** argv) {
   Result<int> status = *plan_command        ? run_plan(plan)
                        : *describe_command  ? run_describe(describe)
                        : *residency_command ? run_residency(residency)
+                       : *inspect_command   ? run_inspect(inspect)
                        : *read_plan_command ? run_read_plan(read_plan)
                        : *fit_command       ? run_fit(fit)
                                             : run_check(check);

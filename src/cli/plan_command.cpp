@@ -5,6 +5,7 @@
 #include "cli/input.hpp"
 #include "cli/layout_table.hpp"
 #include "cli/output.hpp"
+#include "cli/plan_file_commands.hpp"
 #include "cli/progress.hpp"
 #include "cli/world_table.hpp"
 #include "interchange/layout_json.hpp"
@@ -13,6 +14,7 @@
 
 namespace eredu {
 Result<int> run_plan(const PlanArgs& args) {
+  if (args.output) return run_plan_output(args, *args.output);
   EREDU_TRY(policy, policy_from(args.policy));
   EREDU_TRY(model, load_description(args.groups));
   EREDU_TRY(topology, topology_from(args.topology));
