@@ -19,26 +19,7 @@
 #include "plan_arguments.hpp"
 #include "world/world.hpp"
 #include "world/world_json.hpp"
-
-namespace eredu::capi {
-namespace {
-
-/// How plan_world works for `plan`: its threads, and its progress callback
-/// (a non-zero return cancels).
-WorldOptions world_options(const PlanArguments& plan) {
-  WorldOptions options;
-  options.threads = plan.threads;
-  if (plan.progress != nullptr) {
-    options.progress = [callback = plan.progress, data = plan.progress_data](std::uint64_t planned,
-                                                                             std::uint64_t ranks) {
-      return callback(planned, ranks, data) == 0;
-    };
-  }
-  return options;
-}
-
-}  // namespace
-}  // namespace eredu::capi
+#include "world_options.hpp"
 
 // Defined at global scope: GCC gives extern "C" definitions inside a
 // namespace that namespace's (hidden) visibility.

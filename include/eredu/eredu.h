@@ -17,6 +17,10 @@
  *                              -> every field of eredu.layout.v1, or its JSON
  *   eredu_plan_world_json, eredu_check_json
  *                              -> every rank at once (eredu/world.h)
+ *   eredu_plan_file_write, eredu_plan_file_open
+ *                              -> every rank's layout in one compressed
+ *                                 file, one rank read at a time
+ *                                 (eredu/plan_file.h)
  *
  * The formats are in docs/interchange.md, the planning rules in
  * docs/planning.md, the status codes in docs/status.md, and how the ABI
@@ -69,6 +73,7 @@
 #include <eredu/layout.h>
 #include <eredu/model.h>
 #include <eredu/plan.h>
+#include <eredu/plan_file.h>
 #include <eredu/projection.h>
 #include <eredu/request.h>
 #include <eredu/residency.h>

@@ -50,6 +50,9 @@
 /** A long call was cancelled by its progress callback (eredu_progress_fn);
  * nothing was written. */
 #define EREDU_E_CANCELLED 12
+/** A plan file (eredu/plan_file.h) was written for another description,
+ * topology, policy or library version than the caller's. */
+#define EREDU_E_PLAN_FILE_MISMATCH 13
 /** A bug: an exception reached the C boundary. */
 #define EREDU_E_INTERNAL 99
 

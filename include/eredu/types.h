@@ -123,6 +123,8 @@ typedef struct eredu_layerwise_model_metadata eredu_layerwise_model_metadata;
 typedef struct eredu_checkpoint eredu_checkpoint;
 /** An immutable read plan of one rank (eredu/checkpoint.h). */
 typedef struct eredu_read_plan eredu_read_plan;
+/** An open plan file: every rank's layout of one world (eredu/plan_file.h). */
+typedef struct eredu_plan_file eredu_plan_file;
 
 /**
  * Progress of a long call (eredu_plan_world_json, eredu_check_json): `done`
@@ -149,6 +151,8 @@ typedef struct eredu_layout_tensor_info eredu_layout_tensor_info;
 typedef struct eredu_describe_options eredu_describe_options;
 /** One tensor of a read plan (eredu/checkpoint.h). */
 typedef struct eredu_read_tensor_info eredu_read_tensor_info;
+/** Header of a plan file (eredu/plan_file.h). */
+typedef struct eredu_plan_file_info eredu_plan_file_info;
 /** Name, role, units, members and scope of a group (eredu/group.h). */
 typedef struct eredu_group_info eredu_group_info;
 /** A process's rank and world size from its launcher (eredu/launch.h). */

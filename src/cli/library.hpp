@@ -27,6 +27,7 @@ using Model = std::unique_ptr<eredu_model, Freer<eredu_model_free>>;
 using Layout = std::unique_ptr<eredu_layout, Freer<eredu_layout_free>>;
 using Checkpoint = std::unique_ptr<eredu_checkpoint, Freer<eredu_checkpoint_free>>;
 using ReadPlan = std::unique_ptr<eredu_read_plan, Freer<eredu_read_plan_free>>;
+using PlanFile = std::unique_ptr<eredu_plan_file, Freer<eredu_plan_file_free>>;
 
 /// The Error of a failed call: its code, its message and, for a planning
 /// failure, every problem it lists. Frees `error`.

@@ -11,6 +11,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/output.hpp"
+#include "cli/plan_file_commands.hpp"
 #include "cli/suggest.hpp"
 #include "eredu/version.h"
 
@@ -163,6 +164,9 @@ int run(int argc, char** argv) {
   CLI::Option* all_flag =
       plan_command->add_flag("--all-ranks", plan.all_ranks, "plan every rank, verify coverage");
   rank_flag->excludes(all_flag);
+  plan_command
+      ->add_option("--output", plan.output, "with --all-ranks: write every rank to this plan file")
+      ->needs(all_flag);
   add_policy_flag(*plan_command, plan.policy);
   plan_command->add_option("--format", plan.format, "table | json")
       ->check(CLI::IsMember({"table", "json"}))
@@ -224,8 +228,9 @@ int run(int argc, char** argv) {
   std::uint64_t read_rank = 0;
   CLI::Option* read_rank_flag =
       add_count(*read_plan_command, "--rank", read_rank, "the global rank to plan");
-  read_rank_flag->excludes(
-      read_plan_command->add_flag("--all-ranks", read_plan.all_ranks, "every rank"));
+  CLI::Option* read_all_flag =
+      read_plan_command->add_flag("--all-ranks", read_plan.all_ranks, "every rank");
+  read_rank_flag->excludes(read_all_flag);
   add_pad_vocab_flag(*read_plan_command, read_plan.pad_vocab);
   add_policy_flag(*read_plan_command, read_plan.policy);
   read_plan_command->add_option("--format", read_plan.format, "table | json")
@@ -239,12 +244,18 @@ int run(int argc, char** argv) {
       ->add_option("--policy", residency.policy, "eredu.residency.v1 file, or - for stdin")
       ->required();
 
+  InspectArgs inspect;
+  std::uint64_t inspect_rank = 0;
+  CLI::Option* inspect_rank_flag = nullptr;
+  CLI::App* inspect_command =
+      add_inspect_command(app, inspect, inspect_rank, inspect_rank_flag, kDecimal);
   add_example(*plan_command, "eredu plan --groups llama.groups.json --tp 8 --all-ranks");
   add_example(*describe_command, "eredu describe ./Llama-3.1-70B > llama.groups.json");
   add_example(*check_command, "eredu check ./Llama-3.1-70B --tp 4 --device-budget 80GiB");
   add_example(*fit_command, "eredu fit ./Llama-3.1-70B --device-budget 80GiB --max-world 16");
   add_example(*read_plan_command, "eredu read-plan ./Llama-3.1-70B --tp 8 --rank 3");
   add_example(*residency_command, "eredu residency --policy dense.residency.json");
+  add_example(*inspect_command, "eredu inspect world.eredu --rank 3 --format json");
 
   try {
     app.parse(argc, argv);
@@ -258,6 +269,7 @@ int run(int argc, char** argv) {
     return report_error({EREDU_E_INVALID_ARGUMENT, "plan needs --rank R or --all-ranks", {}}, json);
   }
   if (rank_flag->count() > 0) plan.rank = rank;
+  if (inspect_rank_flag->count() > 0) inspect.rank = inspect_rank;
   if (*read_plan_command && read_rank_flag->count() == 0 && !read_plan.all_ranks) {
     return report_error({EREDU_E_INVALID_ARGUMENT, "read-plan needs --rank R or --all-ranks", {}},
                         json);
@@ -273,6 +285,7 @@ int run(int argc, char** argv) {
   Result<int> status = *plan_command        ? run_plan(plan)
                        : *describe_command  ? run_describe(describe)
                        : *residency_command ? run_residency(residency)
+                       : *inspect_command   ? run_inspect(inspect)
                        : *read_plan_command ? run_read_plan(read_plan)
                        : *fit_command       ? run_fit(fit)
                                             : run_check(check);

@@ -30,6 +30,7 @@ struct PlanArgs {
   TopologyFlags topology;
   std::optional<std::uint64_t> rank;
   bool all_ranks = false;
+  std::optional<std::string> output;  // --output FILE: a plan file of every rank
   std::string policy = "require";
   std::string format = "table";
 };

@@ -6,12 +6,14 @@
 #include "cli/layout_table.hpp"
 #include "cli/library.hpp"
 #include "cli/output.hpp"
+#include "cli/plan_file_commands.hpp"
 #include "cli/progress.hpp"
 #include "cli/world_table.hpp"
 
 namespace eredu::cli {
 
 Result<int> run_plan(const PlanArgs& args) {
+  if (args.output) return run_plan_output(args, *args.output);
   EREDU_TRY(policy, policy_from(args.policy));
   EREDU_TRY(model, load_description(args.groups));
   const eredu_topology topology = topology_of(args.topology);

@@ -30,6 +30,8 @@ const (
 	StatusCheckpointMismatch Status = 11
 	// StatusCancelled is EREDU_E_CANCELLED: A long call was cancelled by its progress callback (eredu_progress_fn); nothing was written.
 	StatusCancelled Status = 12
+	// StatusPlanFileMismatch is EREDU_E_PLAN_FILE_MISMATCH: A plan file (eredu/plan_file.h) was written for another description, topology, policy or library version than the caller's.
+	StatusPlanFileMismatch Status = 13
 	// StatusInternal is EREDU_E_INTERNAL: A bug: an exception reached the C boundary.
 	StatusInternal Status = 99
 	// StatusInvalidGroup is EREDU_E_INVALID_GROUP: ParallelPlanError::InvalidGroup.
@@ -155,6 +157,8 @@ var (
 	ErrCheckpointMismatch = &Error{Code: StatusCheckpointMismatch, Name: "EREDU_E_CHECKPOINT_MISMATCH"}
 	// ErrCancelled matches EREDU_E_CANCELLED (12): A long call was cancelled by its progress callback (eredu_progress_fn); nothing was written.
 	ErrCancelled = &Error{Code: StatusCancelled, Name: "EREDU_E_CANCELLED"}
+	// ErrPlanFileMismatch matches EREDU_E_PLAN_FILE_MISMATCH (13): A plan file (eredu/plan_file.h) was written for another description, topology, policy or library version than the caller's.
+	ErrPlanFileMismatch = &Error{Code: StatusPlanFileMismatch, Name: "EREDU_E_PLAN_FILE_MISMATCH"}
 	// ErrInternal matches EREDU_E_INTERNAL (99): A bug: an exception reached the C boundary.
 	ErrInternal = &Error{Code: StatusInternal, Name: "EREDU_E_INTERNAL"}
 	// ErrInvalidGroup matches EREDU_E_INVALID_GROUP (100): ParallelPlanError::InvalidGroup.
@@ -273,6 +277,7 @@ var statusTable = []struct {
 	{StatusUnsupportedModel, "EREDU_E_UNSUPPORTED_MODEL", ErrUnsupportedModel},
 	{StatusCheckpointMismatch, "EREDU_E_CHECKPOINT_MISMATCH", ErrCheckpointMismatch},
 	{StatusCancelled, "EREDU_E_CANCELLED", ErrCancelled},
+	{StatusPlanFileMismatch, "EREDU_E_PLAN_FILE_MISMATCH", ErrPlanFileMismatch},
 	{StatusInternal, "EREDU_E_INTERNAL", ErrInternal},
 	{StatusInvalidGroup, "EREDU_E_INVALID_GROUP", ErrInvalidGroup},
 	{StatusInvalidTensor, "EREDU_E_INVALID_TENSOR", ErrInvalidTensor},

@@ -102,6 +102,10 @@ class eredu_read_plan(ctypes.Structure):
     """Opaque handle."""
 
 
+class eredu_plan_file(ctypes.Structure):
+    """Opaque handle."""
+
+
 # ---- Transparent structs (sized: struct_size first; docs/abi.md) ---------
 
 
@@ -167,6 +171,10 @@ class eredu_model_info(ctypes.Structure):
 
 class eredu_plan_options(ctypes.Structure):
     """eredu/plan.h"""
+
+
+class eredu_plan_file_info(ctypes.Structure):
+    """eredu/plan_file.h"""
 
 
 class eredu_module_parameter(ctypes.Structure):
@@ -467,6 +475,25 @@ eredu_plan_options._fields_ = [
     ("progress_data", ctypes.c_void_p),
     ("pipeline_layers", P(ctypes.c_uint64)),
     ("pipeline_layer_count", ctypes.c_size_t),
+]
+
+eredu_plan_file_info._fields_ = [
+    ("struct_size", ctypes.c_uint32),
+    ("format_version", ctypes.c_uint32),
+    ("world_size", ctypes.c_uint64),
+    ("tensor", ctypes.c_uint64),
+    ("pipeline", ctypes.c_uint64),
+    ("expert", ctypes.c_uint64),
+    ("data", ctypes.c_uint64),
+    ("pipeline_layers", P(ctypes.c_uint64)),
+    ("pipeline_layer_count", ctypes.c_size_t),
+    ("policy", eredu_policy),
+    ("coverage_ok", ctypes.c_uint8),
+    ("library_version", ctypes.c_char_p),
+    ("library_version_length", ctypes.c_size_t),
+    ("fingerprint_high", ctypes.c_uint64),
+    ("fingerprint_low", ctypes.c_uint64),
+    ("file_bytes", ctypes.c_uint64),
 ]
 
 eredu_module_parameter._fields_ = [
@@ -1064,6 +1091,53 @@ FUNCTIONS = {
         ctypes.c_uint64,  # rank
         P(eredu_plan_options),  # options
         P(P(eredu_layout)),  # out
+        P(P(eredu_error)),  # error
+    ]),
+    # eredu/plan_file.h
+    "eredu_plan_file_write": (eredu_status, [
+        P(eredu_model),  # model
+        P(eredu_topology),  # topology
+        P(eredu_plan_options),  # options
+        ctypes.c_char_p,  # path
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_plan_file_open": (eredu_status, [
+        ctypes.c_char_p,  # path
+        P(P(eredu_plan_file)),  # out
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_plan_file_free": (None, [
+        P(eredu_plan_file),  # file
+    ]),
+    "eredu_plan_file_info_init": (eredu_status, [
+        P(eredu_plan_file_info),  # info
+        ctypes.c_size_t,  # size
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_plan_file_get_info": (eredu_status, [
+        P(eredu_plan_file),  # file
+        P(eredu_plan_file_info),  # out
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_plan_file_rank_bytes": (eredu_status, [
+        P(eredu_plan_file),  # file
+        ctypes.c_uint64,  # rank
+        P(ctypes.c_uint64),  # compressed
+        P(ctypes.c_uint64),  # uncompressed
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_plan_file_rank_json": (eredu_status, [
+        P(eredu_plan_file),  # file
+        ctypes.c_uint64,  # rank
+        P(ctypes.c_void_p),  # out
+        P(ctypes.c_size_t),  # length
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_plan_file_verify": (eredu_status, [
+        P(eredu_plan_file),  # file
+        P(eredu_model),  # model
+        P(eredu_topology),  # topology
+        P(eredu_plan_options),  # options
         P(P(eredu_error)),  # error
     ]),
     # eredu/projection.h

@@ -11,7 +11,8 @@
 
 # The flags of each command.
 declare -gA _eredu_flags=(
-  [plan]="--help --groups --tp --pp --pp-layers --ep --dp --rank --all-ranks --policy --format"
+  [plan]="--help --groups --tp --pp --pp-layers --ep --dp --rank --rank-from-env --all-ranks
+          --output --policy --format"
   [describe]="--help --pad-vocab --config-only --format"
   [check]="--help --tp --pp --pp-layers --ep --pad-vocab --config-only --policy --residency
            --device-budget --host-budget --prefetch-depth --host-lookahead --queue-capacity
@@ -19,14 +20,15 @@ declare -gA _eredu_flags=(
   [fit]="--help --groups --pad-vocab --config-only --policy --residency --device-budget
          --host-budget --prefetch-depth --host-lookahead --queue-capacity --expert-cache
          --max-world --format"
-  [read-plan]="--help --groups --tp --pp --pp-layers --ep --dp --rank --all-ranks --pad-vocab
-               --policy --format"
+  [read-plan]="--help --groups --tp --pp --pp-layers --ep --dp --rank --rank-from-env
+               --all-ranks --pad-vocab --policy --format"
   [residency]="--help --policy"
+  [inspect]="--help --rank --groups --format"
 )
 # The flags before a command.
 _eredu_global_flags="--help --version"
 # The flags that take no value.
-_eredu_switches=" --help --version --all-ranks --config-only "
+_eredu_switches=" --help --version --all-ranks --rank-from-env --config-only "
 
 # Sets COMPREPLY to the words compgen ARGS... prints, one a line (so file
 # names with spaces stay whole).
@@ -44,7 +46,7 @@ _eredu_complete_value() {
     "residency --policy") _eredu_complete_files "$cur" && return ;;
     *" --policy") words="require require-even replicate-unsupported" ;;
     *" --residency") words="fully-resident layerwise-host dense-disk-stream" ;;
-    *" --groups") _eredu_complete_files "$cur" && return ;;
+    *" --groups" | "plan --output") _eredu_complete_files "$cur" && return ;;
   esac
   _eredu_reply -W "$words" -- "$cur"
 }
@@ -58,7 +60,7 @@ _eredu_complete_files() {
 # The positional argument of COMMAND: a model folder or checkpoint file.
 _eredu_positional() {
   case "$1" in
-    describe | check | fit | read-plan) _eredu_complete_files "$2" ;;
+    describe | check | fit | read-plan | inspect) _eredu_complete_files "$2" ;;
     *) COMPREPLY=() ;;
   esac
 }

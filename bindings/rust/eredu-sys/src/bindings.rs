@@ -116,6 +116,7 @@ pub const EREDU_E_IO: i32 = 9;
 pub const EREDU_E_UNSUPPORTED_MODEL: i32 = 10;
 pub const EREDU_E_CHECKPOINT_MISMATCH: i32 = 11;
 pub const EREDU_E_CANCELLED: i32 = 12;
+pub const EREDU_E_PLAN_FILE_MISMATCH: i32 = 13;
 pub const EREDU_E_INTERNAL: i32 = 99;
 pub const EREDU_E_INVALID_GROUP: i32 = 100;
 pub const EREDU_E_INVALID_TENSOR: i32 = 101;
@@ -256,6 +257,11 @@ pub struct eredu_checkpoint {
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct eredu_read_plan {
+    _unused: [u8; 0],
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_plan_file {
     _unused: [u8; 0],
 }
 pub type eredu_progress_fn = ::std::option::Option<
@@ -1340,6 +1346,86 @@ extern "C" {
         rank: u64,
         options: *const eredu_plan_options,
         out: *mut *mut eredu_layout,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_plan_file_info {
+    pub struct_size: u32,
+    pub format_version: u32,
+    pub world_size: u64,
+    pub tensor: u64,
+    pub pipeline: u64,
+    pub expert: u64,
+    pub data: u64,
+    pub pipeline_layers: *const u64,
+    pub pipeline_layer_count: usize,
+    pub policy: eredu_policy,
+    pub coverage_ok: u8,
+    pub library_version: *const ::std::os::raw::c_char,
+    pub library_version_length: usize,
+    pub fingerprint_high: u64,
+    pub fingerprint_low: u64,
+    pub file_bytes: u64,
+}
+extern "C" {
+    pub fn eredu_plan_file_write(
+        model: *const eredu_model,
+        topology: *const eredu_topology,
+        options: *const eredu_plan_options,
+        path: *const ::std::os::raw::c_char,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_plan_file_open(
+        path: *const ::std::os::raw::c_char,
+        out: *mut *mut eredu_plan_file,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_plan_file_free(file: *mut eredu_plan_file);
+}
+extern "C" {
+    pub fn eredu_plan_file_info_init(
+        info: *mut eredu_plan_file_info,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_plan_file_get_info(
+        file: *const eredu_plan_file,
+        out: *mut eredu_plan_file_info,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_plan_file_rank_bytes(
+        file: *const eredu_plan_file,
+        rank: u64,
+        compressed: *mut u64,
+        uncompressed: *mut u64,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_plan_file_rank_json(
+        file: *const eredu_plan_file,
+        rank: u64,
+        out: *mut *mut ::std::os::raw::c_char,
+        length: *mut usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_plan_file_verify(
+        file: *const eredu_plan_file,
+        model: *const eredu_model,
+        topology: *const eredu_topology,
+        options: *const eredu_plan_options,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }

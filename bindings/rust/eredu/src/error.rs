@@ -85,6 +85,9 @@ error_codes! {
     /// A progress callback cancelled the call
     /// ([`PlanOptions::with_progress`](crate::PlanOptions::with_progress)).
     Cancelled = EREDU_E_CANCELLED,
+    /// A plan file was written for another description, topology, policy
+    /// or library version.
+    PlanFileMismatch = EREDU_E_PLAN_FILE_MISMATCH,
     /// A library bug: an exception reached the C boundary.
     Internal = EREDU_E_INTERNAL,
     /// `ParallelPlanError::InvalidGroup`.
