@@ -74,6 +74,13 @@ CLI::Option* add_config_only_flag(CLI::App& command, bool& config_only) {
                           "describe from config.json alone, without the weight index (unverified)");
 }
 
+CLI::Option* add_rank_from_env_flag(CLI::App& command, bool& from_env) {
+  return command.add_flag("--rank-from-env", from_env,
+                          "the rank and world size from torchrun, Open MPI, PMI or Slurm "
+                          "(RANK/WORLD_SIZE, OMPI_COMM_WORLD_RANK/_SIZE, PMI_RANK/_SIZE, "
+                          "SLURM_PROCID/SLURM_NTASKS); the world size must be the topology's");
+}
+
 void add_policy_flag(CLI::App& command, std::string& policy) {
   command.add_option("--policy", policy, "require | require-even | replicate-unsupported")
       ->default_val("require");
@@ -164,6 +171,9 @@ int run(int argc, char** argv) {
   CLI::Option* all_flag =
       plan_command->add_flag("--all-ranks", plan.all_ranks, "plan every rank, verify coverage");
   rank_flag->excludes(all_flag);
+  add_rank_from_env_flag(*plan_command, plan.rank_from_env)
+      ->excludes(rank_flag)
+      ->excludes(all_flag);
   plan_command
       ->add_option("--output", plan.output, "with --all-ranks: write every rank to this plan file")
       ->needs(all_flag);
@@ -231,6 +241,9 @@ int run(int argc, char** argv) {
   CLI::Option* read_all_flag =
       read_plan_command->add_flag("--all-ranks", read_plan.all_ranks, "every rank");
   read_rank_flag->excludes(read_all_flag);
+  add_rank_from_env_flag(*read_plan_command, read_plan.rank_from_env)
+      ->excludes(read_rank_flag)
+      ->excludes(read_all_flag);
   add_pad_vocab_flag(*read_plan_command, read_plan.pad_vocab);
   add_policy_flag(*read_plan_command, read_plan.policy);
   read_plan_command->add_option("--format", read_plan.format, "table | json")
@@ -265,14 +278,18 @@ int run(int argc, char** argv) {
     if (const auto meant = suggestion(app, argc, argv)) message += "; did you mean " + *meant + "?";
     return report_error(Error{EREDU_E_INVALID_ARGUMENT, std::move(message), {}}, json);
   }
-  if (*plan_command && rank_flag->count() == 0 && !plan.all_ranks) {
-    return report_error({EREDU_E_INVALID_ARGUMENT, "plan needs --rank R or --all-ranks", {}}, json);
+  if (*plan_command && rank_flag->count() == 0 && !plan.rank_from_env && !plan.all_ranks) {
+    return report_error(
+        {EREDU_E_INVALID_ARGUMENT, "plan needs --rank R, --rank-from-env or --all-ranks", {}},
+        json);
   }
   if (rank_flag->count() > 0) plan.rank = rank;
   if (inspect_rank_flag->count() > 0) inspect.rank = inspect_rank;
-  if (*read_plan_command && read_rank_flag->count() == 0 && !read_plan.all_ranks) {
-    return report_error({EREDU_E_INVALID_ARGUMENT, "read-plan needs --rank R or --all-ranks", {}},
-                        json);
+  if (*read_plan_command && read_rank_flag->count() == 0 && !read_plan.rank_from_env &&
+      !read_plan.all_ranks) {
+    return report_error(
+        {EREDU_E_INVALID_ARGUMENT, "read-plan needs --rank R, --rank-from-env or --all-ranks", {}},
+        json);
   }
   if (read_rank_flag->count() > 0) read_plan.rank = read_rank;
   if (*fit_command && !fit.model_dir && !fit.groups) {

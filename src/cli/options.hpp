@@ -29,6 +29,7 @@ struct PlanArgs {
   std::string groups;  // a file, or "-" for standard input
   TopologyFlags topology;
   std::optional<std::uint64_t> rank;
+  bool rank_from_env = false;  // --rank-from-env: the launcher's rank
   bool all_ranks = false;
   std::optional<std::string> output;  // --output FILE: a plan file of every rank
   std::string policy = "require";
@@ -85,6 +86,7 @@ struct ReadPlanArgs {
   std::optional<std::string> groups;  // --groups FILE: the description, else MODEL's
   TopologyFlags topology;
   std::optional<std::uint64_t> rank;
+  bool rank_from_env = false;  // --rank-from-env: the launcher's rank
   bool all_ranks = false;
   std::optional<std::uint64_t> pad_vocab;  // --pad-vocab M
   std::string policy = "require";

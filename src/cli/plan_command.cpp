@@ -3,6 +3,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/input.hpp"
+#include "cli/launch_rank.hpp"
 #include "cli/layout_table.hpp"
 #include "cli/library.hpp"
 #include "cli/output.hpp"
@@ -20,10 +21,10 @@ Result<int> run_plan(const PlanArgs& args) {
   const eredu_plan_options options = plan_options(policy, args.topology);
   const bool json = args.format == "json";
   if (!args.all_ranks) {
+    EREDU_TRY(rank, rank_to_plan(args.rank, args.rank_from_env, topology));
     eredu_layout* planned = nullptr;
     EREDU_TRY(check([&](eredu_error** error) {
-      return eredu_plan_rank(model.get(), &topology, args.rank.value_or(0), &options, &planned,
-                             error);
+      return eredu_plan_rank(model.get(), &topology, rank, &options, &planned, error);
     }));
     const Layout layout(planned);
     EREDU_TRY(text, text_of([&](char** out, std::size_t* length, eredu_error** error) {

@@ -3,6 +3,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/input.hpp"
+#include "cli/launch_rank.hpp"
 #include "cli/library.hpp"
 #include "cli/output.hpp"
 #include "cli/read_plan_table.hpp"
@@ -49,7 +50,11 @@ Result<int> run_read_plan(const ReadPlanArgs& args) {
   const eredu_topology topology = topology_of(args.topology);
   const eredu_plan_options options = plan_options(policy, args.topology);
   const bool json = args.format == "json";
-  const std::uint64_t first = args.rank.value_or(0);
+  std::uint64_t first = 0;
+  if (!args.all_ranks) {
+    EREDU_TRY(rank, rank_to_plan(args.rank, args.rank_from_env, topology));
+    first = rank;
+  }
   std::uint64_t end = first + 1;
   std::string out;
   if (args.all_ranks && json) out += '[';

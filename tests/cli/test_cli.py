@@ -23,8 +23,19 @@ ATTENTION = os.path.join(DATA, "attention.groups.json")
 ERROR_JSON = re.compile(r'^\{"error":\{"code":"(EREDU_E_[A-Z_]+)","status":(\d+),"message":"(.*)"\}\}\n$')
 
 
-def run(*args, stdin=None):
-    return subprocess.run([EREDU, *args], input=stdin, capture_output=True, text=True, check=False)
+# What the command reads from the environment: the launchers' variables
+# (--rank-from-env) and the table width. Tests start from none of them.
+LAUNCH_VARIABLES = ("RANK", "WORLD_SIZE", "LOCAL_RANK", "OMPI_COMM_WORLD_RANK",
+                    "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_LOCAL_RANK", "PMI_RANK", "PMI_SIZE",
+                    "SLURM_PROCID", "SLURM_NTASKS", "SLURM_LOCALID")
+
+
+def run(*args, stdin=None, env=None):
+    environment = {k: v for k, v in os.environ.items()
+                   if k not in LAUNCH_VARIABLES and k != "COLUMNS"}
+    environment.update(env or {})
+    return subprocess.run([EREDU, *args], input=stdin, capture_output=True, text=True, check=False,
+                          env=environment)
 
 
 def model(name):
@@ -238,6 +249,51 @@ class Plans(unittest.TestCase):
         result = run("check", reflection, "--tp", "2", "--policy", "require-even", "--format", "json")
         self.assertEqual(result.returncode, 0, result.stderr)
         self.assertEqual(json.loads(result.stdout)["policy"], "require_even")
+
+    def test_rank_from_env_plans_the_launchers_rank(self):
+        plan = ("plan", "--groups", ATTENTION, "--tp", "2", "--rank-from-env", "--format", "json")
+        for env in ({"RANK": "1", "WORLD_SIZE": "2", "LOCAL_RANK": "1"},
+                    {"OMPI_COMM_WORLD_RANK": "1", "OMPI_COMM_WORLD_SIZE": "2"},
+                    {"PMI_RANK": "1", "PMI_SIZE": "2"},
+                    {"SLURM_PROCID": "1", "SLURM_NTASKS": "2"},
+                    # torchrun inside a Slurm allocation: torchrun's rank.
+                    {"RANK": "1", "WORLD_SIZE": "2", "SLURM_PROCID": "0", "SLURM_NTASKS": "1"}):
+            result = run(*plan, env=env)
+            self.assertEqual(result.returncode, 0, (env, result.stderr))
+            self.assertEqual(result.stdout, expected("attention.tp2.rank1.layout.json"))
+            self.assertEqual(result.stderr, "")
+        result = run("read-plan", os.path.join(ROOT, "examples", "files", "stories260K.gguf"),
+                     "--tp", "2", "--rank-from-env", "--format", "json",
+                     env={"RANK": "1", "WORLD_SIZE": "2"})
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(json.loads(result.stdout)["rank"], 1)
+
+    def test_rank_from_env_refuses_another_world_size(self):
+        result = run("plan", "--groups", ATTENTION, "--tp", "4", "--rank-from-env",
+                     env={"RANK": "1", "WORLD_SIZE": "8"})
+        self.assertEqual((result.returncode, result.stdout), (2, ""))
+        self.assertEqual(
+            result.stderr,
+            "error[EREDU_E_WORLD_SIZE_MISMATCH]: WORLD_SIZE=8 from torchrun but the topology "
+            "tensor 4 × pipeline 1 × expert 1 × data 1 has 4 ranks\n")
+        result = run("plan", "--groups", ATTENTION, "--tp", "2", "--rank-from-env", "--format",
+                     "json")
+        self.assertEqual(result.returncode, 2)
+        self.assertEqual(json.loads(result.stdout)["error"]["code"], "EREDU_E_NOT_FOUND")
+        result = run("plan", "--groups", ATTENTION, "--tp", "2", "--rank-from-env", "--rank", "1")
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("excludes", result.stderr)
+
+    def test_explicit_rank_under_another_world_size_warns(self):
+        result = run("plan", "--groups", ATTENTION, "--tp", "2", "--rank", "1", "--format", "json",
+                     env={"OMPI_COMM_WORLD_RANK": "5", "OMPI_COMM_WORLD_SIZE": "8"})
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout, expected("attention.tp2.rank1.layout.json"))
+        self.assertEqual(
+            result.stderr,
+            "warning: OMPI_COMM_WORLD_SIZE=8 from Open MPI but the topology tensor 2 × pipeline 1 "
+            "× expert 1 × data 1 has 2 ranks; planning --rank 1 as given (--rank-from-env takes "
+            "the launcher's rank)\n")
 
     def test_plan_rank_table(self):
         result = run("plan", "--groups", ATTENTION, "--tp", "2", "--pp", "2", "--rank", "2")
