@@ -30,6 +30,18 @@ EREDU_API uint32_t eredu_version_number(void);
 EREDU_API const char *eredu_version_string(void);
 
 /**
+ * The libraries the loaded library was built with, and their versions, as
+ * one line: "fmt 9.1.0, simdjson 3.1.1, nlohmann_json 3.11.2, boost 1.74.0,
+ * zstd 1.5.4, xxhash 0.8.1" (zstd and xxhash as loaded at run time, the
+ * header-only ones as compiled in). For diagnostics (`eredu --version`);
+ * the format may gain entries.
+ *
+ * @return a NUL-terminated string in static storage (never NULL, never freed).
+ * Thread-safe. Cannot fail.
+ */
+EREDU_API const char *eredu_dependency_versions(void);
+
+/**
  * Releases a buffer the library allocated for the caller (for example the
  * text of eredu_layout_to_json). NULL is a no-op. Never pass such a buffer
  * to the C library's free(), nor any other memory to this function.

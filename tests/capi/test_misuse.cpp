@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 #include <eredu/eredu.h>
 
+#include <cctype>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -160,6 +161,21 @@ TEST_SUITE("capi.misuse") {
     CHECK(std::string(eredu_version_string()) == std::to_string(EREDU_VERSION_MAJOR) + "." +
                                                      std::to_string(EREDU_VERSION_MINOR) + "." +
                                                      std::to_string(EREDU_VERSION_PATCH));
+  }
+
+  TEST_CASE("dependency versions name every library, in order, once") {
+    const std::string text = eredu_dependency_versions();
+    CHECK(eredu_dependency_versions() == eredu_dependency_versions());  // static storage
+    std::size_t at = 0;
+    for (const char* name :
+         {"fmt ", ", simdjson ", ", nlohmann_json ", ", boost ", ", zstd ", ", xxhash "}) {
+      const std::size_t found = text.find(name, at);
+      REQUIRE(found != std::string::npos);
+      CHECK(found >= at);
+      CHECK(std::isdigit(static_cast<unsigned char>(text[found + std::strlen(name)])));
+      at = found + 1;
+    }
+    CHECK(text.starts_with("fmt "));
   }
 
   TEST_CASE("error objects") {

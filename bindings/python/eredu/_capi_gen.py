@@ -805,6 +805,7 @@ FUNCTIONS = {
     # eredu/common.h
     "eredu_version_number": (ctypes.c_uint32, []),
     "eredu_version_string": (ctypes.c_char_p, []),
+    "eredu_dependency_versions": (ctypes.c_char_p, []),
     "eredu_buffer_free": (None, [
         ctypes.c_void_p,  # buffer
     ]),

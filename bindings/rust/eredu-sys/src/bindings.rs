@@ -401,6 +401,9 @@ extern "C" {
     pub fn eredu_version_string() -> *const ::std::os::raw::c_char;
 }
 extern "C" {
+    pub fn eredu_dependency_versions() -> *const ::std::os::raw::c_char;
+}
+extern "C" {
     pub fn eredu_buffer_free(buffer: *mut ::std::os::raw::c_void);
 }
 #[repr(C)]
