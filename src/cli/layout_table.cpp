@@ -10,6 +10,7 @@
 
 #include "cli/byte_units.hpp"
 #include "cli/table.hpp"
+#include "cli/terminal.hpp"
 
 namespace eredu::cli {
 namespace {
@@ -63,15 +64,19 @@ std::string layout_table(const Json& layout) {
       fmt::format("rank {} of {}: tensor {}, pipeline {}, expert {}, data {}; policy {}\n\n",
                   u64(layout, "rank"), world, u64(at, "tensor"), u64(at, "pipeline"),
                   u64(at, "expert"), u64(at, "data"), text(layout, "policy"));
-  TextTable table(
-      {{"TARGET"}, {"PLACEMENT"}, {"LOCAL SHAPE"}, {"BYTES", TextTable::Align::Right}, {"NOTE"}});
+  TextTable table({{"TARGET", TextTable::Align::Left, true},
+                   {"PLACEMENT"},
+                   {"LOCAL SHAPE"},
+                   {"BYTES", TextTable::Align::Right},
+                   {"NOTE"}});
   for (const Json& tensor : layout.at("tensors")) {
     const auto shape = tensor.at("local_shape").get<std::vector<std::uint64_t>>();
     table.add_row({text(tensor, "target"), placement_text(tensor.at("placement")),
                    fmt::format("[{}]", fmt::join(shape, ", ")),
                    bytes_text(optional_u64(tensor, "local_bytes")), note_text(tensor)});
   }
-  out += table.render();
+  table.sort_naturally(0);
+  out += table.render(terminal_columns());
   const Json& totals = layout.at("totals");
   const std::uint64_t local = u64(totals, "local_bytes");
   const std::uint64_t global = u64(totals, "global_bytes");

@@ -2,9 +2,11 @@
 // Copyright 2026 The eredu authors
 
 // The `eredu` command (docs/interchange.md): argument parsing and dispatch.
+#include <fmt/format.h>
 #include <CLI/CLI.hpp>
 
 #include <charconv>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <new>
@@ -150,13 +152,22 @@ void add_example(CLI::App& command, const char* example) {
   command.footer(std::string("Example:\n  ") + example + "\n\n" + kExitStatus);
 }
 
+// `eredu --version`: the command, the library it loaded, what that was
+// built with, and the command's own argument parser.
+std::string version_text() {
+  return fmt::format("eredu {}\nliberedu {} ({})\nCLI11 {}", EREDU_VERSION_STRING,
+                     eredu_version_string(), eredu_dependency_versions(), CLI11_VERSION);
+}
+
 int run(int argc, char** argv) {
   const bool json = wants_json(argc, argv);
   CLI::App app{
       "eredu: which slice of every checkpoint tensor each rank of a tensor x pipeline "
       "x expert x data parallel topology loads",
       "eredu"};
-  app.set_version_flag("--version", EREDU_VERSION_STRING);
+  app.set_version_flag("--version", version_text,
+                       "print the command's and the library's versions and the library's "
+                       "dependencies");
   app.require_subcommand(1);
   app.footer(kExitStatus);
 
@@ -270,11 +281,21 @@ int run(int argc, char** argv) {
   add_example(*residency_command, "eredu residency --policy dense.residency.json");
   add_example(*inspect_command, "eredu inspect world.eredu --rank 3 --format json");
 
+  if (argc == 1) {  // bare `eredu`: its usage
+    std::fputs(app.help().c_str(), stdout);
+    return kExitOk;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
     if (error.get_exit_code() == 0) return app.exit(error);  // --help, --version
     std::string message = error.what();
+    // CLI11 says only "A subcommand is required" for a word it does not know.
+    if (argv[1][0] != '-' &&
+        app.get_subcommands([&](const CLI::App* command) { return command->get_name() == argv[1]; })
+            .empty()) {
+      message = fmt::format("unknown command `{}`", argv[1]);
+    }
     if (const auto meant = suggestion(app, argc, argv)) message += "; did you mean " + *meant + "?";
     return report_error(Error{EREDU_E_INVALID_ARGUMENT, std::move(message), {}}, json);
   }

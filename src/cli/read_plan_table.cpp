@@ -12,6 +12,7 @@
 #include "cli/byte_units.hpp"
 #include "cli/library.hpp"
 #include "cli/table.hpp"
+#include "cli/terminal.hpp"
 
 namespace eredu::cli {
 namespace {
@@ -53,7 +54,7 @@ Result<std::string> read_plan_table(const eredu_read_plan& plan, std::uint64_t w
     out += fmt::format("  file {}: {}\n", i, eredu_read_plan_file(&plan, i));
   }
   out += '\n';
-  TextTable table({{"tensor"},
+  TextTable table({{"tensor", TextTable::Align::Left, true},
                    {"dtype"},
                    {"local shape"},
                    {"read", TextTable::Align::Right},
@@ -70,7 +71,8 @@ Result<std::string> read_plan_table(const eredu_read_plan& plan, std::uint64_t w
                    human_bytes(tensor.read_bytes), fmt::to_string(tensor.padding_rows),
                    extent_cells.empty() ? "-" : extent_cells});
   }
-  return out + table.render();
+  table.sort_naturally(0);
+  return out + table.render(terminal_columns());
 }
 
 }  // namespace eredu::cli

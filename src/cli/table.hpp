@@ -4,6 +4,8 @@
 // Aligned text columns for the command's table output.
 #pragma once
 
+#include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,9 @@ class TextTable {
   struct Column {
     std::string header;
     Align align = Align::Left;
+    /// May be narrowed to fit a width: its long cells lose their middle to
+    /// "…" (a target keeps its layer prefix and its tensor name).
+    bool shrinkable = false;
   };
 
   explicit TextTable(std::vector<Column> columns) : columns_(std::move(columns)) {}
@@ -25,8 +30,13 @@ class TextTable {
   /// Adds a row; it must have one cell per column.
   void add_row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
 
-  /// The header line and every row, each ending in '\n'.
-  std::string render() const;
+  /// Sorts the rows by one column's text in natural order (natural_order.hpp).
+  void sort_naturally(std::size_t column);
+
+  /// The header line and every row, each ending in '\n'. With `max_width`,
+  /// shrinkable columns are narrowed (to no less than their header or 16
+  /// characters) until lines fit, where they can.
+  std::string render(std::optional<std::size_t> max_width = std::nullopt) const;
 
  private:
   std::vector<Column> columns_;

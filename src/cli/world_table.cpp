@@ -10,6 +10,7 @@
 
 #include "cli/byte_units.hpp"
 #include "cli/table.hpp"
+#include "cli/terminal.hpp"
 
 namespace eredu::cli {
 namespace {
@@ -30,13 +31,13 @@ std::string fell_back_text(const Json& groups) {
 }
 
 std::string problems_table(const Json& problems) {
-  TextTable table({{"PROBLEM"}, {"TARGET"}, {"RANKS"}, {"DETAIL"}});
+  TextTable table({{"PROBLEM"}, {"TARGET", TextTable::Align::Left, true}, {"RANKS"}, {"DETAIL"}});
   for (const Json& problem : problems) {
     const auto ranks = problem.at("ranks").get<std::vector<std::uint64_t>>();
     table.add_row({text(problem, "problem"), text(problem, "target"),
                    fmt::format("{}", fmt::join(ranks, ",")), text(problem, "detail")});
   }
-  return table.render();
+  return table.render(terminal_columns());
 }
 
 }  // namespace

@@ -87,13 +87,13 @@ class Failures(unittest.TestCase):
 
     def test_a_mistyped_command_or_flag_is_named(self):
         for args, line in (
-                (["chek", "x"], "A subcommand is required; did you mean check?"),
+                (["chek", "x"], "unknown command `chek`; did you mean check?"),
                 (["plan", "--groups", ATTENTION, "--rnak", "0"],
                  "The following arguments were not expected: 0 --rnak; did you mean --rank?"),
                 (["fit", "--groups", ATTENTION, "--max-wrld=2"],
                  "The following argument was not expected: --max-wrld=2; did you mean "
                  "--max-world?"),
-                (["xyz"], "A subcommand is required")):
+                (["xyz"], "unknown command `xyz`")):
             with self.subTest(args=args):
                 result = run(*args)
                 self.assertEqual((result.returncode, result.stdout), (2, ""))
@@ -106,8 +106,7 @@ class Failures(unittest.TestCase):
                      ["plan", "--groups", ATTENTION, "--rank", "0", "--policy", "best"],
                      ["plan", "--groups", ATTENTION, "--rank", "0", "--format", "yaml"],
                      ["check"],
-                     ["frobnicate"],
-                     []):
+                     ["frobnicate"]):
             with self.subTest(args=args):
                 self.assert_error(run(*args), 2, "EREDU_E_INVALID_ARGUMENT")
         result = run("plan", "--groups", ATTENTION, "--tp", "x", "--rank", "0", "--format", "json")
@@ -755,7 +754,48 @@ class Models(unittest.TestCase):
         self.assertEqual(run("--help").returncode, 0)
         version = run("--version")
         self.assertEqual(version.returncode, 0)
-        self.assertRegex(version.stdout, r"^\d+\.\d+\.\d+\n$")
+        self.assertRegex(
+            version.stdout,
+            r"^eredu (\d+\.\d+\.\d+)\nliberedu \1 \(fmt \d+\.\d+\.\d+, simdjson \d+\.\d+\.\d+, "
+            r"nlohmann_json \d+\.\d+\.\d+, boost \d+\.\d+\.\d+, zstd \d+\.\d+\.\d+, "
+            r"xxhash \d+\.\d+\.\d+\)\nCLI11 \d+\.\d+\.\d+\n$")
+
+    def test_bare_command_prints_its_usage(self):
+        bare = run()
+        self.assertEqual((bare.returncode, bare.stderr), (0, ""))
+        self.assertEqual(bare.stdout, run("--help").stdout)
+        self.assertIn("Subcommands:", bare.stdout)
+
+    def test_targets_sort_naturally_in_tables(self):
+        qwen = os.path.join(ROOT, "tests", "vectors", "inputs", "models", "qwen3-1.7b.groups.json")
+        table = run("plan", "--groups", qwen, "--tp", "2", "--rank", "1").stdout
+        targets = [line.split()[0] for line in table.splitlines() if line.startswith("model.")]
+        self.assertEqual(len(targets), 310)
+        self.assertLess(targets.index("model.layers.2.mlp.down_proj.weight"),
+                        targets.index("model.layers.10.mlp.down_proj.weight"))
+        self.assertEqual(targets[0], "model.embed_tokens.weight")
+        self.assertEqual(targets[-1], "model.norm.weight")
+        # JSON keeps the document's byte order.
+        layout = json.loads(run("plan", "--groups", qwen, "--tp", "2", "--rank", "1", "--format",
+                                "json").stdout)
+        names = [tensor["target"] for tensor in layout["tensors"]]
+        self.assertEqual(names, sorted(names))
+
+    def test_tables_fit_columns(self):
+        qwen = os.path.join(ROOT, "tests", "vectors", "inputs", "models", "qwen3-1.7b.groups.json")
+        wide = run("plan", "--groups", qwen, "--tp", "2", "--rank", "1").stdout
+        narrow = run("plan", "--groups", qwen, "--tp", "2", "--rank", "1",
+                     env={"COLUMNS": "80"}).stdout
+        self.assertGreater(max(len(line) for line in wide.splitlines()), 80)
+        lines = narrow.splitlines()
+        header = lines.index(next(line for line in lines if line.startswith("TARGET")))
+        rows = lines[header:lines.index("", header)]
+        self.assertEqual(len(rows), 311)
+        self.assertLessEqual(max(len(line) for line in rows), 80)
+        # The middle of a long target gives way (16 characters: the narrowest
+        # a target gets); its head and, longer, its tail stay.
+        self.assertEqual(rows[1].split()[0], "model…kens.weight")
+        self.assertEqual(len(narrow.splitlines()), len(wide.splitlines()))
 
 
 FILES = os.path.join(ROOT, "examples", "files")

@@ -44,7 +44,7 @@ class ManPage(unittest.TestCase):
         version = subprocess.run([EREDU, "--version"], capture_output=True, text=True, check=True)
         title = [line for line in page_lines() if line.startswith(".TH ")]
         self.assertEqual(len(title), 1)
-        self.assertIn(f'"eredu {version.stdout.split()[-1]}"', title[0])
+        self.assertIn(f'"eredu {version.stdout.split()[1]}"', title[0])
 
     def test_a_section_for_every_command(self):
         for command in cli_help.commands(EREDU):
