@@ -21,7 +21,9 @@ inline Result<eredu_check_options> check_options_argument(const eredu_check_opti
   eredu_check_options chosen = SizedDefaults<eredu_check_options>::value();
   if (options == nullptr) return chosen;
   EREDU_TRY(read, read_sized(options, chosen, name));
-  EREDU_TRY(require_array(read.residency_json, read.residency_json_length,
+  // The length is checked before anything is read: a NULL document is the
+  // default, any other is at most the 4 GiB - 1 bytes a JSON document may be.
+  EREDU_TRY(json_argument(read.residency_json, read.residency_json_length,
                           ArgumentName::field(name, "->residency_json")));
   return read;
 }

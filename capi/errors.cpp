@@ -9,6 +9,7 @@
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <new>
 #include <string>
 
 #include "core/status.hpp"
@@ -31,6 +32,17 @@ eredu_status report_out_of_memory(eredu_error** error) noexcept {
 eredu_status report(eredu_error** error, Status code, std::string_view message) noexcept {
   if (code == Status::OutOfMemory) return report_out_of_memory(error);
   if (error == nullptr) return to_c(code);
+  // Messages are UTF-8 (status.h): one that carries outside bytes the
+  // library did not escape has each ill-formed byte replaced by U+FFFD.
+  std::string repaired;
+  if (!is_valid_utf8(message)) {
+    try {
+      repaired = to_valid_utf8(message);
+    } catch (const std::bad_alloc&) {
+      return report_out_of_memory(error);
+    }
+    message = repaired;
+  }
   auto text = std::unique_ptr<char[]>(new (std::nothrow) char[message.size() + 1]);
   auto object =
       std::unique_ptr<eredu_error>(new (std::nothrow) eredu_error{to_c(code), nullptr, nullptr});
@@ -87,8 +99,8 @@ Result<std::string_view> json_argument(const char* text, std::size_t length,
   EREDU_TRY(require_array(text, length, name));
   if (length > kMaxJsonBytes) {
     return failf(Status::InvalidArgument,
-                 "length is too large: {} bytes, more than the {} of a JSON document eredu parses",
-                 length, kMaxJsonBytes);
+                 "{} is {} bytes long, more than the {} of a JSON document eredu parses",
+                 name.text(), length, kMaxJsonBytes);
   }
   return length == 0 ? std::string_view() : std::string_view(text, length);
 }

@@ -29,7 +29,8 @@ struct eredu_check_options {
    * bytes, need not be NUL-terminated; docs/residency.md), borrowed for the
    * call; NULL (the default) admits every rank fully resident. */
   const char *residency_json;
-  /** Length of `residency_json` in bytes. */
+  /** Length of `residency_json` in bytes, at most 4294967295 (4 GiB - 1);
+   * checked before the document is read. */
   size_t residency_json_length;
   /** Fully resident admission device budget in bytes. */
   uint64_t device_budget_bytes;
@@ -131,7 +132,8 @@ EREDU_API eredu_status eredu_plan_world_json(const eredu_model *model,
  *                the terminator.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, topology, out, a NULL
  *         residency_json with a nonzero length); EREDU_E_INVALID_ARGUMENT
- *         (a struct_size, unknown policy, has_device_budget not 0 or 1; after
+ *         (a struct_size, residency_json_length above 4294967295, unknown
+ *         policy, has_device_budget not 0 or 1; after
  *         the document: a device budget with a residency kind other than
  *         fully resident; more than 2^20 ranks); the residency
  *         document's errors (EREDU_E_PARSE,
@@ -187,7 +189,8 @@ EREDU_API eredu_status eredu_fit_options_init(eredu_fit_options *options, size_t
  *                the terminator.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (model, out, a NULL residency_json
  *         with a nonzero length, a NULL pipeline_layers with a nonzero
- *         count); EREDU_E_INVALID_ARGUMENT (a struct_size, unknown policy,
+ *         count); EREDU_E_INVALID_ARGUMENT (a struct_size,
+ *         residency_json_length above 4294967295, unknown policy,
  *         has_device_budget not 0 or 1, pipeline layers given, max_world 0
  *         or above 1024; after the document: a device budget with a
  *         residency kind other than fully resident); the residency

@@ -533,9 +533,9 @@ TEST_SUITE("capi.misuse") {
         CHECK(eredu_model_from_json(text, length, &model, error.slot()) ==
               EREDU_E_INVALID_ARGUMENT);
         CHECK(model == nullptr);
-        CHECK(error.message() == "length is too large: " + std::to_string(length) +
-                                     " bytes, more than the 4294967295 of a JSON document eredu "
-                                     "parses");
+        CHECK(error.message() == "text is " + std::to_string(length) +
+                                     " bytes long, more than the 4294967295 of a JSON document "
+                                     "eredu parses");
       }
       eredu_model* model = garbage<eredu_model>();
       CHECK(eredu_model_from_json(nullptr, SIZE_MAX, &model, nullptr) == EREDU_E_NULL_ARGUMENT);

@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -357,6 +358,23 @@ TEST_SUITE("capi.world") {
     const Bulk null_document = check(model.get(), 2, &options);
     CHECK(null_document.code == EREDU_E_NULL_ARGUMENT);
     CHECK(null_document.message == "argument options->residency_json is NULL but its count is 5");
+
+    // A length no array can have is refused before a byte is read: the
+    // document is two bytes of a heap buffer, with no NUL after them.
+    const auto two_bytes = std::make_unique<char[]>(2);
+    two_bytes[0] = '{';
+    two_bytes[1] = '}';
+    for (std::size_t length : {SIZE_MAX, std::size_t{1} << 32}) {
+      CAPTURE(length);
+      options = options_with(nullptr);
+      options.residency_json = two_bytes.get();
+      options.residency_json_length = length;
+      const Bulk huge = check(model.get(), 2, &options);
+      CHECK(huge.code == EREDU_E_INVALID_ARGUMENT);
+      CHECK(huge.message == "options->residency_json is " + std::to_string(length) +
+                                " bytes long, more than the 4294967295 of a JSON document eredu "
+                                "parses");
+    }
 
     options = options_with(nullptr);
     options.has_device_budget = 2;
