@@ -97,6 +97,8 @@ Result<ParameterMemberSpec> member_argument(const eredu_member_desc* given, cons
   const eredu_member_desc* desc = &read;
   EREDU_TRY(target, text_argument(desc->target, field("->target")));
   EREDU_TRY(require_array(desc->shape, desc->ndim, field("->shape")));
+  // model/group's rule, checked here before the caller's shape is copied.
+  static_assert(EREDU_MAX_NDIM == kMaxAxes);
   if (desc->ndim > EREDU_MAX_NDIM) {
     return failf(Status::InvalidArgument,
                  "{} is too large: {} axes, more than the {} eredu accepts", field("->ndim").text(),

@@ -69,6 +69,13 @@ Result<ParameterGroupSpec> ParameterGroupSpec::build(std::string logical_name, P
   if (is_blank(logical_name)) {
     return fail(Status::InvalidGroup, "parallel parameter logical name must not be empty");
   }
+  // A C caller reads names as NUL-terminated strings: one holding a NUL
+  // would read as a shorter name, and two such names as the same one.
+  if (logical_name.find('\0') != std::string::npos) {
+    return failf(Status::InvalidGroup,
+                 "parallel parameter logical name {} contains a NUL character",
+                 debug_quoted(logical_name));
+  }
   if (members.empty()) {
     return failf(Status::InvalidGroup,
                  "parallel parameter group {} must contain at least one tensor",
@@ -85,6 +92,15 @@ Result<ParameterGroupSpec> ParameterGroupSpec::build(std::string logical_name, P
       return failf(Status::InvalidGroup,
                    "parallel parameter group {} contains an empty tensor target",
                    debug_quoted(logical_name));
+    }
+    if (target.find('\0') != std::string::npos) {
+      return failf(Status::InvalidGroup,
+                   "parallel parameter group {}: tensor target {} contains a NUL character",
+                   debug_quoted(logical_name), debug_quoted(target));
+    }
+    if (members[i].global_shape().size() > kMaxAxes) {
+      return failf(Status::InvalidTensor, "tensor {} has {} axes, more than the {} eredu accepts",
+                   debug_quoted(target), members[i].global_shape().size(), kMaxAxes);
     }
     const bool repeated =
         large ? !large_group_targets.insert(target).second

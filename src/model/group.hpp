@@ -104,6 +104,11 @@ struct MemberSharding {
   friend bool operator==(const MemberSharding&, const MemberSharding&) = default;
 };
 
+/// The most axes a member's tensor may have (EREDU_MAX_NDIM of the C API).
+/// Every path into a group (the C builder, the JSON reader, the describer)
+/// meets this limit in ParameterGroupSpec's rules.
+inline constexpr std::size_t kMaxAxes = 1024;
+
 /// Seed `ParameterMemberSpec`: one physical checkpoint tensor, its exact
 /// pre-selection shape (elements per axis, outermost first), its selection
 /// rule and, for byte accounting, its optional element type.
