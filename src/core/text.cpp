@@ -63,14 +63,18 @@ bool is_blank(std::string_view text) noexcept {
 }
 
 bool is_valid_utf8(std::string_view text) noexcept {
+  return first_invalid_utf8(text) == std::string_view::npos;
+}
+
+std::size_t first_invalid_utf8(std::string_view text) noexcept {
   std::size_t pos = 0;
   while (pos < text.size()) {
     char32_t c = 0;
     std::size_t length = decode_utf8(text, pos, c);
-    if (length == 0) return false;
+    if (length == 0) return pos;
     pos += length;
   }
-  return true;
+  return std::string_view::npos;
 }
 
 std::string to_valid_utf8(std::string_view text) {

@@ -5,6 +5,7 @@
 // Rust `{:?}` quoting of names in messages (docs/planning.md, "Text rules").
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -20,6 +21,10 @@ std::string debug_quoted(std::string_view text);
 
 /// True when `text` is well-formed UTF-8.
 bool is_valid_utf8(std::string_view text) noexcept;
+
+/// The offset of the first byte of `text` that does not start a well-formed
+/// UTF-8 character, or std::string_view::npos when there is none.
+std::size_t first_invalid_utf8(std::string_view text) noexcept;
 
 /// `text` with every ill-formed byte replaced by U+FFFD, so output that
 /// echoes outside bytes (paths, third-party messages) stays valid UTF-8.

@@ -4,12 +4,19 @@
 #include "core/text_file.hpp"
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <memory>
 
 namespace eredu {
+namespace {
+
+struct CloseFile {
+  void operator()(std::FILE* file) const { std::fclose(file); }
+};
+
+}  // namespace
 
 Result<std::string> read_text_file(const std::string& path, std::string_view shown) {
   // A directory opens as a stream on Linux and then reads as empty text.
@@ -17,11 +24,25 @@ Result<std::string> read_text_file(const std::string& path, std::string_view sho
   if (std::filesystem::is_directory(path, ignored)) {
     return failf(Status::Io, "cannot read {}: it is a directory", shown);
   }
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  if (in) text << in.rdbuf();
-  if (!in || in.bad()) return failf(Status::Io, "cannot read {}: {}", shown, std::strerror(errno));
-  return text.str();
+  errno = 0;
+  const std::unique_ptr<std::FILE, CloseFile> file(std::fopen(path.c_str(), "rb"));
+  if (!file) return failf(Status::Io, "cannot read {}: {}", shown, std::strerror(errno));
+  std::string text;
+  char buffer[1 << 16];
+  std::size_t got = 0;
+  while ((got = std::fread(buffer, 1, sizeof buffer, file.get())) > 0) {
+    if (got > kMaxTextFileBytes - text.size()) {
+      return failf(Status::InvalidArgument,
+                   "cannot read {}: it holds more than {} bytes, the most eredu reads of a JSON "
+                   "file",
+                   shown, kMaxTextFileBytes);
+    }
+    text.append(buffer, got);
+  }
+  if (std::ferror(file.get()) != 0) {
+    return failf(Status::Io, "cannot read {}: {}", shown, std::strerror(errno));
+  }
+  return text;
 }
 
 }  // namespace eredu

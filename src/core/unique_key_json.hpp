@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/json_syntax.hpp"
 #include "core/result.hpp"
 
 namespace eredu {
@@ -18,15 +19,16 @@ namespace eredu {
 /// Parses `text` into a `Json` (nlohmann::json or nlohmann::ordered_json),
 /// tracking the keys of every open object. Fails with Status::Parse and the
 /// message `repeated(key)` for the first key repeated within one object, or
-/// `invalid(what)` with nlohmann's message for a syntax error (nlohmann
-/// reports those only by exception, which stays inside this function). A
-/// NUL byte is a syntax error wherever it stands (nlohmann would take it for
-/// the end of the input and ignore what follows).
+/// `invalid(what)` for a syntax error, `what` being where and what in
+/// eredu's words (json_syntax_at: "line 2, column 7: unexpected ']'"), never
+/// nlohmann's message, which copies the input's bytes (nlohmann reports
+/// errors only by exception, which stays inside this function). A NUL byte
+/// is a syntax error wherever it stands (nlohmann would take it for the end
+/// of the input and ignore what follows).
 template <class Json, class Repeated, class Invalid>
 Result<Json> parse_unique_key_json(std::string_view text, Repeated&& repeated, Invalid&& invalid) {
   if (const auto nul = text.find('\0'); nul != std::string_view::npos) {
-    return fail(Status::Parse,
-                invalid(fmt::format("a NUL byte at offset {} is not JSON", nul).c_str()));
+    return fail(Status::Parse, invalid(json_syntax_at(text, nul).c_str()));
   }
   std::vector<std::set<std::string>> open_objects;
   std::optional<std::string> duplicate;
@@ -44,8 +46,14 @@ Result<Json> parse_unique_key_json(std::string_view text, Repeated&& repeated, I
     Json document = Json::parse(text.begin(), text.end(), track_keys);
     if (duplicate) return fail(Status::Parse, repeated(*duplicate));
     return document;
-  } catch (const typename Json::exception& error) {
-    return fail(Status::Parse, invalid(error.what()));
+  } catch (const typename Json::parse_error& error) {
+    // `byte` counts the characters read, the offending one included.
+    const std::size_t offset = error.byte == 0 ? 0 : error.byte - 1;
+    return fail(Status::Parse, invalid(json_syntax_at(text, offset).c_str()));
+  } catch (const typename Json::out_of_range&) {  // 406: a number beyond a double
+    return fail(Status::Parse, invalid("a number is too large for a 64-bit float"));
+  } catch (const typename Json::exception&) {
+    return fail(Status::Parse, invalid("the document is not JSON"));
   }
 }
 

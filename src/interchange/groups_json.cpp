@@ -121,8 +121,9 @@ Result<std::shared_ptr<const ModelDescription>> load_groups_json_file(const std:
       std::error_code ignored;
       if (reason == 0 && std::filesystem::is_directory(path, ignored)) reason = EISDIR;
       return failf(Status::Io, "cannot read {}: {}", debug_quoted(path),
-                   reason != 0 ? std::generic_category().message(reason)
-                               : std::string(simdjson::error_message(code)));
+                   reason != 0                  ? std::generic_category().message(reason)
+                   : code == simdjson::CAPACITY ? "it is larger than 4294967295 bytes"
+                                                : "a read error");
     }
     size = padded.size();
     EREDU_TRY(read, read_groups_document(padded));

@@ -104,7 +104,7 @@ Result<GroupsDocument> GroupsReader::read() && {
   od::parser parser;
   od::document document;
   if (auto code = parser.iterate(input_.view()).get(document)) {
-    return outcome::failure(syntax_error(root, code));
+    return outcome::failure(document_error(std::string_view(input_.data(), input_.size()), code));
   }
   EREDU_TRY(read_root(document));
   EREDU_TRY(check_schema());

@@ -35,8 +35,13 @@ struct Path {
 
 /// Parse: `invalid JSON at <path>: <what>` (no location at the root).
 Error syntax_error(const Path& at, std::string_view what);
-/// As above with simdjson's message; OutOfMemory for MEMALLOC.
+/// As above, with the error described in eredu's words (never simdjson's
+/// message); OutOfMemory for MEMALLOC.
 Error syntax_error(const Path& at, simdjson::error_code code);
+/// An error of the whole document `text` (its first pass): as above at the
+/// root, with the line and column of the first byte that is not UTF-8 for
+/// UTF8_ERROR.
+Error document_error(std::string_view text, simdjson::error_code code);
 
 /// `an array`, `a string`, ... for `expected X, found Y`.
 std::string_view describe(od::json_type type);
