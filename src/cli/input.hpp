@@ -5,6 +5,7 @@
 // file, or a model folder to describe.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -22,12 +23,21 @@ struct ModelCounts {
 };
 ModelCounts model_counts(const eredu_model& model);
 
+/// The most bytes of a description the command reads (--groups): the
+/// 4294967295 of eredu_model_from_json.
+inline constexpr std::size_t kMaxDescriptionBytes = 0xFFFFFFFF;
+/// The most bytes of a residency policy it reads (--policy): the 256 MiB
+/// the library reads of any JSON file it parses into a tree.
+inline constexpr std::size_t kMaxPolicyBytes = std::size_t{256} << 20;
+
 /// The text of file `path`, or of standard input for "-", which is called
-/// `what` in the message of an error. Errors: EREDU_E_IO ("cannot read
-/// "path": No such file or directory"; a directory's reason is
-/// `directory`).
+/// `what` in the message of an error; at most `max_bytes`, so that neither
+/// a FIFO nor a device that never ends nor a huge file exhausts memory.
+/// Errors: EREDU_E_IO ("cannot read "path": No such file or directory"; a
+/// directory's reason is `directory`); EREDU_E_INVALID_ARGUMENT (more than
+/// `max_bytes`).
 Result<std::string> read_input(const std::string& path, std::string_view what,
-                               std::string_view directory);
+                               std::string_view directory, std::size_t max_bytes);
 
 /// The description in file `source`, or on standard input for "-".
 /// Errors: EREDU_E_IO (unreadable), then eredu_model_from_json's.

@@ -1125,10 +1125,30 @@ class Residency(unittest.TestCase):
                         stdin='{"schema": "eredu.residency.v1", "kind": "fully_resident", "kind": "layerwise_host"}')
         self.assertEqual(duplicate.returncode, 2)
         self.assertEqual(duplicate.stderr, 'error[EREDU_E_PARSE]: invalid JSON: repeated key "kind"\n')
+        invalid = subprocess.run([EREDU, "residency", "--policy", "-"], capture_output=True, check=False,
+                                 input=b'{"schema": "eredu.residency.v1", "kind": "\xff"}')
+        self.assertEqual(invalid.returncode, 2)
+        self.assertEqual(invalid.stderr,
+                         b"error[EREDU_E_PARSE]: invalid JSON: line 1, column 43: byte 0xFF is not UTF-8\n")
         missing = run("residency", "--policy", "/nonexistent/policy.json")
         self.assertEqual(missing.returncode, 1)
         self.assertRegex(missing.stderr, r"^error\[EREDU_E_IO\]: cannot read \"/nonexistent/policy.json\": ")
         self.assertEqual(run("residency").returncode, 2)
+
+
+    def test_inputs_are_bounded(self):
+        # A device that never ends is cut off at the documented 256 MiB, from
+        # a path and from standard input.
+        limit = "holds more than 268435456 bytes, the most eredu reads there\n"
+        device = run("residency", "--policy", "/dev/zero")
+        self.assertEqual(device.returncode, 2)
+        self.assertEqual(device.stderr, 'error[EREDU_E_INVALID_ARGUMENT]: "/dev/zero" ' + limit)
+        with open("/dev/zero", "rb") as zeros:
+            piped = subprocess.run([EREDU, "residency", "--policy", "-"], stdin=zeros,
+                                   capture_output=True, text=True, check=False)
+        self.assertEqual(piped.returncode, 2)
+        self.assertEqual(piped.stderr,
+                         "error[EREDU_E_INVALID_ARGUMENT]: standard input (the policy) " + limit)
 
 
 if __name__ == "__main__":
