@@ -6,6 +6,6 @@
 # clang-format run over every file: its diagnostics name each file and line.
 set -euo pipefail
 cd "$1"
-find include src capi tests bench examples -type f \
+find include src capi tests bench examples fuzz -type f \
   \( -name '*.c' -o -name '*.h' -o -name '*.cpp' -o -name '*.hpp' \) -print0 |
   sort -z | xargs -0 clang-format --dry-run -Werror
