@@ -4,10 +4,6 @@
 // What every fuzz target checks after each call (docs/fuzzing.md): the
 // promises of eredu/status.h and eredu/eredu.h about errors and strings. A
 // broken promise is __builtin_trap(), which libFuzzer reports as a crash.
-//
-// EREDU_FUZZ_SKIP_KNOWN=1 in the environment turns off the two checks that
-// known library defects break (a message that is not UTF-8, a name whose
-// reported length is not its strlen), so that fuzzing can go on past them.
 #pragma once
 
 #include <eredu/eredu.h>
@@ -20,18 +16,9 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
-#include <string_view>
 #include <system_error>
 
 namespace eredu_fuzz {
-
-inline bool skip_known() {
-  static const bool skip = [] {
-    const char* value = std::getenv("EREDU_FUZZ_SKIP_KNOWN");
-    return value != nullptr && std::string_view(value) == "1";
-  }();
-  return skip;
-}
 
 inline void require(bool condition) {
   if (!condition) __builtin_trap();
@@ -77,7 +64,6 @@ inline bool valid_utf8(const char* text, std::size_t length) {
 // length, UTF-8.
 inline void check_text(const char* text, std::size_t length) {
   require(text != nullptr);
-  if (skip_known()) return;
   require(std::strlen(text) == length);
   require(valid_utf8(text, length));
 }
@@ -85,7 +71,7 @@ inline void check_text(const char* text, std::size_t length) {
 // A NUL-terminated UTF-8 string the library hands out without a length.
 inline void check_text(const char* text) {
   require(text != nullptr);
-  if (!skip_known()) require(valid_utf8(text, std::strlen(text)));
+  require(valid_utf8(text, std::strlen(text)));
 }
 
 inline bool known_status(eredu_status status) {
