@@ -28,6 +28,12 @@ using Group = std::unique_ptr<eredu_group, GroupFree>;
 using Model = std::unique_ptr<eredu_model, ModelFree>;
 using Layout = std::unique_ptr<eredu_layout, LayoutFree>;
 
+/// A value that no call may leave behind in an out-parameter.
+template <class T>
+T* garbage() {
+  return reinterpret_cast<T*>(std::uintptr_t{0x1234});
+}
+
 /// An error slot that frees what it received.
 class ErrorSlot {
  public:

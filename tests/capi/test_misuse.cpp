@@ -20,12 +20,6 @@ using namespace capi_test;
 
 namespace {
 
-/// A value that no call may leave behind in an out-parameter.
-template <class T>
-T* garbage() {
-  return reinterpret_cast<T*>(std::uintptr_t{0x1234});
-}
-
 eredu_member_desc equal_member(const char* target, const std::uint64_t* shape, std::size_t ndim) {
   eredu_member_desc desc = EREDU_MEMBER_DESC_INIT;
   desc.target = target;

@@ -163,7 +163,7 @@ func TestAnotherMajorIsRefused(t *testing.T) {
 // (it used to dereference the nil target and panic).
 func TestErrorIsNilTarget(t *testing.T) {
 	_, err := ModelFromJSON(nil)
-	assertError(t, err, ErrParse, "invalid JSON: Empty: no JSON found")
+	assertError(t, err, ErrParse, "invalid JSON: the document is empty")
 	var target *Error
 	if errors.Is(err, target) {
 		t.Errorf("errors.Is(%v, (*Error)(nil)) = true", err)
