@@ -100,7 +100,6 @@ class GroupsReader {
 };
 
 Result<GroupsDocument> GroupsReader::read() && {
-  const Path root;
   od::parser parser;
   od::document document;
   if (auto code = parser.iterate(input_.view()).get(document)) {
