@@ -448,14 +448,17 @@ class OneCallPerRecord(unittest.TestCase):
         with ParameterGroupSpec.new("g", Role.REPLICATED, [member]) as group:
             self.assertEqual(group.scope(), GroupScope())
 
-    def test_names_holding_a_nul_read_back_whole(self):
-        text = ('{"schema":"eredu.groups.v1","groups":[{"name":"a\\u0000b","role":"replicated",'
+    def test_names_holding_a_nul_are_refused(self):
+        # A C caller reads names as NUL-terminated strings, so the library
+        # refuses what would read back shorter, as eredu_group_new does.
+        text = ('{"schema":"eredu.groups.v1","groups":[{"name":"g","role":"replicated",'
                 '"members":[{"target":"x\\u0000y","shape":[2],"sharding":{"kind":"replicated"}}]'
                 '}]}')
-        with ModelDescription.from_json(text) as model, plan_rank(model, (1, 1, 1, 1), 0) as layout:
-            tensor = layout.tensor_at(0)
-            self.assertEqual((tensor.target, tensor.logical_name), ("x\0y", "a\0b"))
-            self.assertEqual(layout.target(0), "x\0y")
+        with self.assertRaises(ParallelPlanError) as caught:
+            ModelDescription.from_json(text)
+        self.assertEqual(caught.exception.code, status.EREDU_E_INVALID_GROUP)
+        self.assertEqual(caught.exception.message,
+                         'parallel parameter group "g": tensor target "x\\0y" contains a NUL character')
 
 
 class PythonSideChecks(unittest.TestCase):
