@@ -101,6 +101,22 @@ TEST_SUITE("capi.error_messages") {
                                   "is not UTF-8"));
   }
 
+  TEST_CASE("a safetensors header of invalid bytes gives a UTF-8 message") {
+    // fuzz/regressions/safetensors/header-key-invalid-utf8: a 3-byte header
+    // whose last byte starts a character the header's end cuts off.
+    const auto dir = std::filesystem::temp_directory_path() / "eredu_messages_header";
+    std::filesystem::create_directories(dir);
+    const auto path = dir / "model.safetensors";
+    std::ofstream(path, std::ios::binary) << std::string("\x03\0\0\0\0\0\0\0{\"\xe5", 11);
+    ErrorSlot error;
+    eredu_checkpoint* checkpoint = nullptr;
+    CHECK(eredu_checkpoint_open(path.c_str(), &checkpoint, error.slot()) == EREDU_E_PARSE);
+    CHECK(checkpoint == nullptr);
+    CHECK(error.message().ends_with(
+        "model.safetensors: the header is not JSON: line 1, column 4: the document ends early"));
+    std::filesystem::remove_all(dir);
+  }
+
   TEST_CASE("a config.json that never ends is cut off at 256 MiB") {
     const Failure failure = describe(folder_with_config("endless", "/dev/zero", true));
     CHECK(failure.status == EREDU_E_INVALID_ARGUMENT);
