@@ -535,6 +535,14 @@ TEST_SUITE("capi.misuse") {
       CHECK(eredu_model_from_json(nullptr, SIZE_MAX, &model, nullptr) == EREDU_E_NULL_ARGUMENT);
       CHECK(model == nullptr);
       CHECK(eredu_model_from_json(text, 2, &model, nullptr) == EREDU_E_PARSE);
+      // The residency document's length is checked the same way, before a
+      // byte is read.
+      ErrorSlot error;
+      CHECK(eredu_residency_from_json(text, SIZE_MAX, 8, nullptr, error.slot()) ==
+            EREDU_E_INVALID_ARGUMENT);
+      CHECK(error.message() == "text is " + std::to_string(SIZE_MAX) +
+                                   " bytes long, more than the 4294967295 of a JSON document "
+                                   "eredu parses");
     }
   }
 
