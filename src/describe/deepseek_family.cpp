@@ -42,7 +42,7 @@ struct Moe {
   bool correction_bias = false;           // topk_method noaux_tc: e_score_correction_bias
 };
 
-struct Layout {
+struct DeepSeekLayout {
   DecoderConfig decoder;
   Mla mla;
   std::optional<Moe> moe;
@@ -134,8 +134,8 @@ Result<std::optional<Moe>> read_moe(const ConfigFields& fields) {
   return std::optional<Moe>{moe};
 }
 
-Result<Layout> read_layout(const ConfigFields& fields) {
-  Layout layout;
+Result<DeepSeekLayout> read_layout(const ConfigFields& fields) {
+  DeepSeekLayout layout;
   EREDU_TRY(fp8, read_fp8(fields));
   EREDU_TRY(dtype, fields.dtype());
   EREDU_TRY(decoder, read_decoder_config(fields, dtype));
@@ -157,7 +157,7 @@ Result<Layout> read_layout(const ConfigFields& fields) {
 // else the checkpoint dtype.
 class LayerMembers {
  public:
-  LayerMembers(const Layout& layout, const WeightIndex& index)
+  LayerMembers(const DeepSeekLayout& layout, const WeightIndex& index)
       : layout_(layout), index_(index), members_(layout.decoder.dtype) {}
 
   void linear(std::string target, std::vector<std::uint64_t> shape, MemberSharding sharding) {
@@ -178,7 +178,7 @@ class LayerMembers {
   std::vector<ParameterMemberSpec> take() { return members_.take(); }
 
  private:
-  const Layout& layout_;
+  const DeepSeekLayout& layout_;
   const WeightIndex& index_;
   Members members_;
 };
@@ -186,7 +186,7 @@ class LayerMembers {
 // Multi-head latent attention, split by heads as vLLM's DeepSeek-V2 loader
 // does: the low-rank down projections and their norms are replicated, the
 // per-head up projections are column-parallel and o_proj row-parallel.
-Result<ParameterGroupSpec> attention_group(const Layout& layout, const WeightIndex& index,
+Result<ParameterGroupSpec> attention_group(const DeepSeekLayout& layout, const WeightIndex& index,
                                            const std::string& prefix, GroupScope scope) {
   const std::string attn = prefix + "self_attn.";
   const Mla& mla = layout.mla;
@@ -216,7 +216,7 @@ Result<ParameterGroupSpec> attention_group(const Layout& layout, const WeightInd
 
 // gate_proj and up_proj column-parallel, down_proj row-parallel over
 // `intermediate` channels: a dense MLP, a routed expert, the shared experts.
-Result<ParameterGroupSpec> mlp_group(const Layout& layout, const WeightIndex& index,
+Result<ParameterGroupSpec> mlp_group(const DeepSeekLayout& layout, const WeightIndex& index,
                                      const std::string& name, ParameterRole role,
                                      std::uint64_t intermediate, GroupScope scope) {
   const std::uint64_t hidden = layout.decoder.hidden_size;
@@ -231,7 +231,7 @@ Result<ParameterGroupSpec> mlp_group(const Layout& layout, const WeightIndex& in
 
 // The router: one row of logits per expert and, for noaux_tc routing, a
 // float32 correction bias per expert; the same on every rank.
-Result<ParameterGroupSpec> router_group(const Layout& layout, const WeightIndex& index,
+Result<ParameterGroupSpec> router_group(const DeepSeekLayout& layout, const WeightIndex& index,
                                         const std::string& prefix, GroupScope scope) {
   const std::string gate = prefix + "mlp.gate";
   LayerMembers members(layout, index);
@@ -245,7 +245,7 @@ Result<ParameterGroupSpec> router_group(const Layout& layout, const WeightIndex&
 // The mixture of experts of one layer: the router, every routed expert
 // (owned by the expert rank of its expert), the shared experts (held by
 // every expert rank, split like a dense MLP).
-Result<void> add_moe(std::vector<ParameterGroupSpec>& groups, const Layout& layout,
+Result<void> add_moe(std::vector<ParameterGroupSpec>& groups, const DeepSeekLayout& layout,
                      const WeightIndex& index, const std::string& prefix, std::uint64_t layer,
                      GroupScope scope) {
   EREDU_TRY(router, router_group(layout, index, prefix, scope));
@@ -267,7 +267,7 @@ Result<void> add_moe(std::vector<ParameterGroupSpec>& groups, const Layout& layo
 
 // One decoder layer's groups; `layer` decides dense or MoE, `scope` owns
 // them (a multi-token-prediction layer is owned with the last layer).
-Result<std::vector<ParameterGroupSpec>> layer_groups(const Layout& layout, const WeightIndex& index,
+Result<std::vector<ParameterGroupSpec>> layer_groups(const DeepSeekLayout& layout, const WeightIndex& index,
                                                      const std::string& prefix, std::uint64_t layer,
                                                      GroupScope scope) {
   std::vector<ParameterGroupSpec> groups;
@@ -290,7 +290,7 @@ Result<std::vector<ParameterGroupSpec>> layer_groups(const Layout& layout, const
 // the model's), the norms of the two streams and eh_proj, which vLLM keeps
 // whole on every rank. Owned with the last decoder layer: the last pipeline
 // stage, where vLLM runs it.
-Result<std::vector<ParameterGroupSpec>> mtp_groups(const Layout& layout, const WeightIndex& index,
+Result<std::vector<ParameterGroupSpec>> mtp_groups(const DeepSeekLayout& layout, const WeightIndex& index,
                                                    std::uint64_t layer) {
   const std::string prefix = fmt::format("model.layers.{}.", layer);
   const GroupScope scope = GroupScope::indexed(layout.decoder.num_hidden_layers - 1, std::nullopt);

@@ -14,7 +14,7 @@ namespace eredu {
 namespace {
 
 // The router: one row of logits per expert, the same on every rank.
-Result<ParameterGroupSpec> router_group(const DecoderConfig& config, std::uint64_t experts,
+Result<ParameterGroupSpec> granitemoe_router_group(const DecoderConfig& config, std::uint64_t experts,
                                         const std::string& prefix, GroupScope scope) {
   Members members(config.dtype);
   members.add(prefix + "block_sparse_moe.router.layer.weight", {experts, config.hidden_size},
@@ -61,7 +61,7 @@ Result<FamilyGroups> describe_granitemoe(const ConfigFields& fields, const Weigh
                     GroupScope scope) -> Result<std::vector<ParameterGroupSpec>> {
                   EREDU_TRY(attention, llama_attention_group(config, index, rows, prefix, scope));
                   EREDU_TRY(norms, llama_norms_group(config, index, prefix, scope));
-                  EREDU_TRY(router, router_group(config, experts, prefix, scope));
+                  EREDU_TRY(router, granitemoe_router_group(config, experts, prefix, scope));
                   EREDU_TRY(moe, experts_group(config, experts, gate_up_rows, prefix, scope));
                   return std::vector{std::move(attention), std::move(norms), std::move(router),
                                      std::move(moe)};

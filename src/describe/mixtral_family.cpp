@@ -16,7 +16,7 @@ namespace eredu {
 namespace {
 
 // The router: one row of logits per expert, the same on every rank.
-Result<ParameterGroupSpec> router_group(const DecoderConfig& config, std::uint64_t experts,
+Result<ParameterGroupSpec> mixtral_router_group(const DecoderConfig& config, std::uint64_t experts,
                                         const std::string& prefix, GroupScope scope) {
   Members members(config.dtype);
   members.add(prefix + "block_sparse_moe.gate.weight", {experts, config.hidden_size},
@@ -58,7 +58,7 @@ Result<FamilyGroups> describe_mixtral(const ConfigFields& fields, const WeightIn
                              groups.push_back(std::move(attention));
                              EREDU_TRY(norms, llama_norms_group(config, index, prefix, scope));
                              groups.push_back(std::move(norms));
-                             EREDU_TRY(router, router_group(config, experts, prefix, scope));
+                             EREDU_TRY(router, mixtral_router_group(config, experts, prefix, scope));
                              groups.push_back(std::move(router));
                              for (std::uint64_t expert = 0; expert < experts; ++expert) {
                                EREDU_TRY(group, expert_group(config, prefix, *scope.layer, expert));

@@ -41,7 +41,7 @@ struct LinearAttention {
 };
 
 // What each layer is, and the shapes its groups need.
-struct Layout {
+struct QwenMoeLayout {
   DecoderConfig decoder;
   AttentionRows rows;
   Experts experts;
@@ -142,7 +142,7 @@ Result<LinearAttention> read_linear_attention(const ConfigFields& text) {
 // Every routed expert of every sparse layer has tensors of its own, so a
 // config declaring more than the index holds cannot match it; failing early
 // bounds the groups built.
-Result<void> check_expert_count(const Layout& layout, const WeightIndex& index) {
+Result<void> check_expert_count(const QwenMoeLayout& layout, const WeightIndex& index) {
   const auto sparse =
       static_cast<std::uint64_t>(std::count(layout.sparse.begin(), layout.sparse.end(), true));
   const std::optional<std::uint64_t> routed = checked_mul(layout.experts.count, sparse);
@@ -155,9 +155,9 @@ Result<void> check_expert_count(const Layout& layout, const WeightIndex& index) 
   return outcome::success();
 }
 
-Result<Layout> read_layout(const ConfigFields& fields, const ConfigFields& text,
+Result<QwenMoeLayout> read_layout(const ConfigFields& fields, const ConfigFields& text,
                            const WeightIndex& index, Variant variant) {
-  Layout layout;
+  QwenMoeLayout layout;
   EREDU_TRY(dtype, text_dtype(fields, text));
   EREDU_TRY(decoder, read_expert_decoder_config(text, dtype));
   layout.decoder = decoder;
@@ -206,7 +206,7 @@ Result<Layout> read_layout(const ConfigFields& fields, const ConfigFields& text,
 // (each its own segment of in_proj_qkv and of the conv channels), of z, b, a,
 // dt_bias and A_log, and the matching out_proj columns; the gated norm over
 // one head's values is the same for every head.
-Result<ParameterGroupSpec> linear_attention_group(const Layout& layout, const std::string& prefix,
+Result<ParameterGroupSpec> linear_attention_group(const QwenMoeLayout& layout, const std::string& prefix,
                                                   GroupScope scope) {
   const LinearAttention& linear = *layout.linear;
   const std::uint64_t hidden = layout.decoder.hidden_size;
@@ -234,7 +234,7 @@ Result<ParameterGroupSpec> linear_attention_group(const Layout& layout, const st
 }
 
 // The router: one row of logits per routed expert, the same on every rank.
-Result<ParameterGroupSpec> router_group(const Layout& layout, const std::string& prefix,
+Result<ParameterGroupSpec> router_group(const QwenMoeLayout& layout, const std::string& prefix,
                                         GroupScope scope) {
   Members members(layout.decoder.dtype);
   members.add(prefix + "mlp.gate.weight", {layout.experts.count, layout.decoder.hidden_size},
@@ -253,7 +253,7 @@ void add_expert_projections(Members& members, const std::string& name, std::uint
 }
 
 // Routed expert N of a layer, owned by one expert rank.
-Result<ParameterGroupSpec> expert_group(const Layout& layout, const std::string& prefix,
+Result<ParameterGroupSpec> expert_group(const QwenMoeLayout& layout, const std::string& prefix,
                                         std::uint64_t layer, std::uint64_t expert) {
   const std::string name = fmt::format("{}mlp.experts.{}", prefix, expert);
   Members members(layout.decoder.dtype);
@@ -266,7 +266,7 @@ Result<ParameterGroupSpec> expert_group(const Layout& layout, const std::string&
 // The shared expert, which every token passes through: on every expert rank,
 // split over the tensor ranks; its gate (one logit scaling its output) is
 // replicated.
-Result<ParameterGroupSpec> shared_expert_group(const Layout& layout, const std::string& prefix,
+Result<ParameterGroupSpec> shared_expert_group(const QwenMoeLayout& layout, const std::string& prefix,
                                                GroupScope scope) {
   const std::string name = prefix + "mlp.shared_expert";
   const std::uint64_t hidden = layout.decoder.hidden_size;
@@ -278,7 +278,7 @@ Result<ParameterGroupSpec> shared_expert_group(const Layout& layout, const std::
                                          scope);
 }
 
-Result<std::vector<ParameterGroupSpec>> layer_groups(const Layout& layout, const WeightIndex& index,
+Result<std::vector<ParameterGroupSpec>> layer_groups(const QwenMoeLayout& layout, const WeightIndex& index,
                                                      const std::string& prefix, GroupScope scope) {
   const std::uint64_t layer = *scope.layer;
   std::vector<ParameterGroupSpec> groups;
