@@ -267,7 +267,8 @@ Result<void> add_moe(std::vector<ParameterGroupSpec>& groups, const DeepSeekLayo
 
 // One decoder layer's groups; `layer` decides dense or MoE, `scope` owns
 // them (a multi-token-prediction layer is owned with the last layer).
-Result<std::vector<ParameterGroupSpec>> layer_groups(const DeepSeekLayout& layout, const WeightIndex& index,
+Result<std::vector<ParameterGroupSpec>> layer_groups(const DeepSeekLayout& layout,
+                                                     const WeightIndex& index,
                                                      const std::string& prefix, std::uint64_t layer,
                                                      GroupScope scope) {
   std::vector<ParameterGroupSpec> groups;
@@ -290,8 +291,8 @@ Result<std::vector<ParameterGroupSpec>> layer_groups(const DeepSeekLayout& layou
 // the model's), the norms of the two streams and eh_proj, which vLLM keeps
 // whole on every rank. Owned with the last decoder layer: the last pipeline
 // stage, where vLLM runs it.
-Result<std::vector<ParameterGroupSpec>> mtp_groups(const DeepSeekLayout& layout, const WeightIndex& index,
-                                                   std::uint64_t layer) {
+Result<std::vector<ParameterGroupSpec>> mtp_groups(const DeepSeekLayout& layout,
+                                                   const WeightIndex& index, std::uint64_t layer) {
   const std::string prefix = fmt::format("model.layers.{}.", layer);
   const GroupScope scope = GroupScope::indexed(layout.decoder.num_hidden_layers - 1, std::nullopt);
   const std::uint64_t hidden = layout.decoder.hidden_size;

@@ -14,8 +14,9 @@ namespace eredu {
 namespace {
 
 // The router: one row of logits per expert, the same on every rank.
-Result<ParameterGroupSpec> granitemoe_router_group(const DecoderConfig& config, std::uint64_t experts,
-                                        const std::string& prefix, GroupScope scope) {
+Result<ParameterGroupSpec> granitemoe_router_group(const DecoderConfig& config,
+                                                   std::uint64_t experts, const std::string& prefix,
+                                                   GroupScope scope) {
   Members members(config.dtype);
   members.add(prefix + "block_sparse_moe.router.layer.weight", {experts, config.hidden_size},
               MemberSharding::replicated());

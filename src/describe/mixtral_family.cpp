@@ -17,7 +17,7 @@ namespace {
 
 // The router: one row of logits per expert, the same on every rank.
 Result<ParameterGroupSpec> mixtral_router_group(const DecoderConfig& config, std::uint64_t experts,
-                                        const std::string& prefix, GroupScope scope) {
+                                                const std::string& prefix, GroupScope scope) {
   Members members(config.dtype);
   members.add(prefix + "block_sparse_moe.gate.weight", {experts, config.hidden_size},
               MemberSharding::replicated());
@@ -49,23 +49,23 @@ Result<FamilyGroups> describe_mixtral(const ConfigFields& fields, const WeightIn
   EREDU_TRY(check_layer_count(config.num_hidden_layers, index.file, index.tensor_bound()));
   EREDU_TRY(rows, attention_rows(fields, config));
   EREDU_TRY(described,
-            decoder_groups(decoder_outline(config, index),
-                           [&](const std::string& prefix,
-                               GroupScope scope) -> Result<std::vector<ParameterGroupSpec>> {
-                             std::vector<ParameterGroupSpec> groups;
-                             EREDU_TRY(attention,
-                                       llama_attention_group(config, index, rows, prefix, scope));
-                             groups.push_back(std::move(attention));
-                             EREDU_TRY(norms, llama_norms_group(config, index, prefix, scope));
-                             groups.push_back(std::move(norms));
-                             EREDU_TRY(router, mixtral_router_group(config, experts, prefix, scope));
-                             groups.push_back(std::move(router));
-                             for (std::uint64_t expert = 0; expert < experts; ++expert) {
-                               EREDU_TRY(group, expert_group(config, prefix, *scope.layer, expert));
-                               groups.push_back(std::move(group));
-                             }
-                             return groups;
-                           }));
+            decoder_groups(
+                decoder_outline(config, index),
+                [&](const std::string& prefix,
+                    GroupScope scope) -> Result<std::vector<ParameterGroupSpec>> {
+                  std::vector<ParameterGroupSpec> groups;
+                  EREDU_TRY(attention, llama_attention_group(config, index, rows, prefix, scope));
+                  groups.push_back(std::move(attention));
+                  EREDU_TRY(norms, llama_norms_group(config, index, prefix, scope));
+                  groups.push_back(std::move(norms));
+                  EREDU_TRY(router, mixtral_router_group(config, experts, prefix, scope));
+                  groups.push_back(std::move(router));
+                  for (std::uint64_t expert = 0; expert < experts; ++expert) {
+                    EREDU_TRY(group, expert_group(config, prefix, *scope.layer, expert));
+                    groups.push_back(std::move(group));
+                  }
+                  return groups;
+                }));
   described.experts = experts;
   return described;
 }

@@ -156,7 +156,7 @@ Result<void> check_expert_count(const QwenMoeLayout& layout, const WeightIndex& 
 }
 
 Result<QwenMoeLayout> read_layout(const ConfigFields& fields, const ConfigFields& text,
-                           const WeightIndex& index, Variant variant) {
+                                  const WeightIndex& index, Variant variant) {
   QwenMoeLayout layout;
   EREDU_TRY(dtype, text_dtype(fields, text));
   EREDU_TRY(decoder, read_expert_decoder_config(text, dtype));
@@ -206,8 +206,8 @@ Result<QwenMoeLayout> read_layout(const ConfigFields& fields, const ConfigFields
 // (each its own segment of in_proj_qkv and of the conv channels), of z, b, a,
 // dt_bias and A_log, and the matching out_proj columns; the gated norm over
 // one head's values is the same for every head.
-Result<ParameterGroupSpec> linear_attention_group(const QwenMoeLayout& layout, const std::string& prefix,
-                                                  GroupScope scope) {
+Result<ParameterGroupSpec> linear_attention_group(const QwenMoeLayout& layout,
+                                                  const std::string& prefix, GroupScope scope) {
   const LinearAttention& linear = *layout.linear;
   const std::uint64_t hidden = layout.decoder.hidden_size;
   const std::string attn = prefix + "linear_attn.";
@@ -266,8 +266,8 @@ Result<ParameterGroupSpec> expert_group(const QwenMoeLayout& layout, const std::
 // The shared expert, which every token passes through: on every expert rank,
 // split over the tensor ranks; its gate (one logit scaling its output) is
 // replicated.
-Result<ParameterGroupSpec> shared_expert_group(const QwenMoeLayout& layout, const std::string& prefix,
-                                               GroupScope scope) {
+Result<ParameterGroupSpec> shared_expert_group(const QwenMoeLayout& layout,
+                                               const std::string& prefix, GroupScope scope) {
   const std::string name = prefix + "mlp.shared_expert";
   const std::uint64_t hidden = layout.decoder.hidden_size;
   Members members(layout.decoder.dtype);
@@ -278,7 +278,8 @@ Result<ParameterGroupSpec> shared_expert_group(const QwenMoeLayout& layout, cons
                                          scope);
 }
 
-Result<std::vector<ParameterGroupSpec>> layer_groups(const QwenMoeLayout& layout, const WeightIndex& index,
+Result<std::vector<ParameterGroupSpec>> layer_groups(const QwenMoeLayout& layout,
+                                                     const WeightIndex& index,
                                                      const std::string& prefix, GroupScope scope) {
   const std::uint64_t layer = *scope.layer;
   std::vector<ParameterGroupSpec> groups;
