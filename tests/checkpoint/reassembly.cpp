@@ -163,7 +163,10 @@ ReassemblyTotals check_reassembly(const std::shared_ptr<const ModelDescription>&
       check_local_buffer(*tensor, *stored, file_bytes[read.target], local, entry->second);
     }
   }
-  for (const auto& [target, whole] : tensors) {
+  for (const auto& entry : tensors) {
+    // Not structured bindings: clang 14 cannot capture them in CAPTURE's lambda.
+    const auto& target = std::get<0>(entry);
+    const auto& whole = std::get<1>(entry);
     CAPTURE(target);
     CHECK(whole.mismatches == 0);
     CHECK(whole.full == file_bytes[target]);

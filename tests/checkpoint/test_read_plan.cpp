@@ -52,8 +52,6 @@ const TensorReadPlan& tensor(const ReadPlan& plan, const std::string& target) {
   throw std::logic_error("unreachable");
 }
 
-constexpr std::uint64_t kData = 8;  // the header's length field; add the header's size
-
 TEST_CASE("padded vocabulary rows are allocated, reported and not read") {
   const std::string groups = R"({"schema":"eredu.groups.v1","model":{"name":"vocab"},"groups":[
     {"name":"embed","role":"vocabulary","scope":"embedding","members":[

@@ -65,7 +65,11 @@ inline ParallelTopology topology(std::uint64_t tp, std::uint64_t pp = 1, std::ui
 /// coverage proof holds and rank 0 reports the model's global bytes.
 inline void check_coverage(const std::shared_ptr<const ModelDescription>& model,
                            const std::vector<std::array<std::uint64_t, 3>>& sizes) {
-  for (const auto& [tp, pp, ep] : sizes) {
+  for (const auto& entry : sizes) {
+    // Not structured bindings: clang 14 cannot capture them in CAPTURE's lambda.
+    const auto& tp = std::get<0>(entry);
+    const auto& pp = std::get<1>(entry);
+    const auto& ep = std::get<2>(entry);
     CAPTURE(tp);
     CAPTURE(pp);
     CAPTURE(ep);

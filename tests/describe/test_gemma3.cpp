@@ -150,7 +150,10 @@ TEST_CASE("gemma3: coverage at TP 1/2/4/8/16 and PP 2; TP 32 is refused by the v
   const auto model = test::describe(kGemma);
   const std::array<std::pair<std::uint64_t, std::uint64_t>, 5> rank_bytes{
       {{1, kBytes}, {2, 27445541488u}, {4, 13735905592u}, {8, 6881087644u}, {16, 3453678670u}}};
-  for (const auto& [tp, bytes] : rank_bytes) {
+  for (const auto& entry : rank_bytes) {
+    // Not structured bindings: clang 14 cannot capture them in CAPTURE's lambda.
+    const auto& tp = std::get<0>(entry);
+    const auto& bytes = std::get<1>(entry);
     CAPTURE(tp);
     auto world = plan_world(model, topology(tp), ShardingPolicy::Require);
     REQUIRE_MESSAGE(world.has_value(), world.error().message);

@@ -110,7 +110,10 @@ TEST_CASE("qwen: coverage at TP 1/2/4/8 and PP 2; TP 128 is refused") {
   const auto model = test::describe(kQwen);
   const std::array<std::pair<std::uint64_t, std::uint64_t>, 4> rank_bytes{
       {{1, kBytes}, {2, 72289239040u}, {4, 36145938432u}, {8, 18074288128u}}};
-  for (const auto& [tp, bytes] : rank_bytes) {
+  for (const auto& entry : rank_bytes) {
+    // Not structured bindings: clang 14 cannot capture them in CAPTURE's lambda.
+    const auto& tp = std::get<0>(entry);
+    const auto& bytes = std::get<1>(entry);
     CAPTURE(tp);
     auto world = plan_world(model, topology(tp), ShardingPolicy::Require);
     REQUIRE_MESSAGE(world.has_value(), world.error().message);

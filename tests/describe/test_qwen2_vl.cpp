@@ -133,7 +133,10 @@ TEST_CASE("qwen2_vl: coverage at TP 1/2/4 and PP 2, the tower on stage 0; TP 8 i
   const auto model = test::describe(kOlmocr);
   const std::array<std::pair<std::uint64_t, std::uint64_t>, 3> rank_bytes{
       {{1, kBytes}, {2, 8293337088u}, {4, 4148630016u}}};
-  for (const auto& [tp, bytes] : rank_bytes) {
+  for (const auto& entry : rank_bytes) {
+    // Not structured bindings: clang 14 cannot capture them in CAPTURE's lambda.
+    const auto& tp = std::get<0>(entry);
+    const auto& bytes = std::get<1>(entry);
     CAPTURE(tp);
     auto world = plan_world(model, topology(tp), ShardingPolicy::Require);
     REQUIRE_MESSAGE(world.has_value(), world.error().message);

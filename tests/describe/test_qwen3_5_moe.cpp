@@ -250,7 +250,12 @@ TEST_CASE("qwen3.5 MoE: coverage at TP 1/2/4/8/16, PP 2, EP 2/4/8 with TP 2; ref
       {1, 1, 1, kBytes},       {2, 1, 1, 25106374016u}, {4, 1, 1, 12578675136u},
       {8, 1, 1, 6314825696u},  {16, 1, 1, 3182900976u}, {2, 2, 1, 12553184960u},
       {2, 1, 2, 13781753216u}, {2, 1, 4, 8119442816u},  {2, 1, 8, 5351202176u}};
-  for (const auto& [tp, pp, ep, bytes] : sizes) {
+  for (const auto& entry : sizes) {
+    // Not structured bindings: clang 14 cannot capture them in CAPTURE's lambda.
+    const auto& tp = std::get<0>(entry);
+    const auto& pp = std::get<1>(entry);
+    const auto& ep = std::get<2>(entry);
+    const auto& bytes = std::get<3>(entry);
     CAPTURE(tp);
     CAPTURE(pp);
     CAPTURE(ep);

@@ -35,7 +35,10 @@ TEST_CASE("round trip through eredu.groups.v1 keeps every layout identical") {
     CHECK(loaded.value()->info() == described.value()->info());
     CHECK(loaded.value()->groups() == described.value()->groups());
 
-    for (auto [tp, pp] : {std::pair<std::uint64_t, std::uint64_t>{8, 1}, {4, 2}, {3, 3}}) {
+    for (const auto& entry : {std::pair<std::uint64_t, std::uint64_t>{8, 1}, {4, 2}, {3, 3}}) {
+      // Not structured bindings: clang 14 cannot capture them in CAPTURE's lambda.
+      const auto& tp = std::get<0>(entry);
+      const auto& pp = std::get<1>(entry);
       const ParallelTopology topology = ParallelTopology::create(tp, pp, 1, 1).value();
       for (std::uint64_t rank : {std::uint64_t{0}, tp * pp - 1}) {
         CAPTURE(tp);

@@ -158,7 +158,10 @@ TEST_CASE("segment remap on the remapped axis only") {
     CHECK(members[1].sharding() == MemberSharding::segmented(1, {{0, 5}, {5, 10}}));
   }
   SUBCASE("5, 6 and 8 bits by exact bits") {
-    for (auto [bits, words] : {std::pair{5, 150}, std::pair{6, 180}, std::pair{8, 240}}) {
+    // Not a structured binding: clang 14 cannot capture one in CAPTURE's lambda.
+    for (const auto& bits_words : {std::pair{5, 150}, std::pair{6, 180}, std::pair{8, 240}}) {
+      const int bits = bits_words.first;
+      const int words = bits_words.second;
       CAPTURE(bits);
       const std::uint64_t end = 960;  // 960 values: 150, 180 and 240 words
       auto members = expand(member("w", {2, end}, MemberSharding::segmented(1, {{0, end}})),
