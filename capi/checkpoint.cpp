@@ -11,6 +11,7 @@
 
 #include "checkpoint/open.hpp"
 #include "describe/describe.hpp"
+#include "describe/registry.hpp"
 #include "firewall.hpp"
 #include "handles.hpp"
 #include "outputs.hpp"
@@ -107,6 +108,8 @@ eredu_status eredu_model_describe(const char* path, const eredu_describe_options
       },
       out);
 }
+
+const char* eredu_model_types(void) { return supported_model_types().c_str(); }
 
 eredu_status eredu_checkpoint_open(const char* path, eredu_checkpoint** out, eredu_error** error) {
   return firewall(

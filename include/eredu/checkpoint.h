@@ -112,6 +112,16 @@ EREDU_API eredu_status eredu_read_tensor_info_init(eredu_read_tensor_info *info,
                                                    eredu_error **error);
 
 /**
+ * The config.json `model_type` values eredu_model_describe supports,
+ * comma-separated in the order of docs/describe.md's table ("llama, mistral,
+ * qwen2, ..."). A GGUF file is described by its own architectures instead
+ * (docs/describe.md, "GGUF files").
+ * @return a NUL-terminated string in static storage: never NULL, never to be
+ *         freed, valid for the life of the process. Thread-safe.
+ */
+EREDU_API const char *eredu_model_types(void);
+
+/**
  * Describes the model at `path`, as `eredu describe` does (docs/describe.md):
  * a GGUF file from its metadata and tensor infos, or a model folder from its
  * config.json, checked against its weight index and, when they are on disk,

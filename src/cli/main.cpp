@@ -275,6 +275,8 @@ int run(int argc, char** argv) {
       add_inspect_command(app, inspect, inspect_rank, inspect_rank_flag, kDecimal);
   add_example(*plan_command, "eredu plan --groups llama.groups.json --tp 8 --all-ranks");
   add_example(*describe_command, "eredu describe ./Llama-3.1-70B > llama.groups.json");
+  describe_command->footer(fmt::format("Model types (config.json model_type): {}\n\n{}",
+                                       eredu_model_types(), describe_command->get_footer()));
   add_example(*check_command, "eredu check ./Llama-3.1-70B --tp 4 --device-budget 80GiB");
   add_example(*fit_command, "eredu fit ./Llama-3.1-70B --device-budget 80GiB --max-world 16");
   add_example(*read_plan_command, "eredu read-plan ./Llama-3.1-70B --tp 8 --rank 3");

@@ -7,28 +7,27 @@ namespace eredu {
 namespace {
 
 // read_decoder_config, reading intermediate_size only when `dense_mlp`.
-Result<DecoderConfig> read_fields(const ConfigFields& config, Dtype dtype, bool dense_mlp) {
-  EREDU_TRY(hidden, config.required_count("hidden_size"));
+Result<DecoderConfig> read_fields(const ConfigFields& config, Dtype dtype, bool dense_mlp,
+                                  const recipe::Keys& keys, bool tied_fallback) {
+  EREDU_TRY(hidden, config.required_count(keys.hidden.data()));
   std::uint64_t intermediate = 0;
   if (dense_mlp) {
-    EREDU_TRY(read, config.required_count("intermediate_size"));
+    EREDU_TRY(read, config.required_count(keys.intermediate.data()));
     intermediate = read;
   }
-  EREDU_TRY(layers, config.required_count("num_hidden_layers"));
-  EREDU_TRY(heads, config.required_count("num_attention_heads"));
-  EREDU_TRY(kv_heads, config.optional_count("num_key_value_heads"));
-  EREDU_TRY(head_dim, config.optional_count("head_dim"));
-  EREDU_TRY(vocab, config.required_count("vocab_size"));
-  EREDU_TRY(tied, config.flag("tie_word_embeddings", false));
+  EREDU_TRY(layers, config.required_count(keys.layers.data()));
+  EREDU_TRY(heads, config.required_count(keys.heads.data()));
+  EREDU_TRY(kv_heads, config.optional_count(keys.kv_heads.data()));
+  EREDU_TRY(head_dim, config.optional_count(keys.head_dim.data()));
+  EREDU_TRY(vocab, config.required_count(keys.vocab.data()));
+  EREDU_TRY(tied, config.flag(keys.tied.data(), tied_fallback));
   EREDU_TRY(attention_bias, config.flag("attention_bias", false));
   const nlohmann::json* type = config.field("model_type");
   const std::string model_type =
       type != nullptr && type->is_string() ? type->get<std::string>() : "";
   if (!head_dim && hidden % heads != 0) {
-    return failf(Status::Parse,
-                 "{}: hidden_size {} is not divisible by num_attention_heads {} and head_dim is "
-                 "not given",
-                 config.file(), hidden, heads);
+    return failf(Status::Parse, "{}: {} {} is not divisible by {} {} and {} is not given",
+                 config.file(), keys.hidden, hidden, keys.heads, heads, keys.head_dim);
   }
   return DecoderConfig{hidden,
                        intermediate,
@@ -46,12 +45,13 @@ Result<DecoderConfig> read_fields(const ConfigFields& config, Dtype dtype, bool 
 
 }  // namespace
 
-Result<DecoderConfig> read_decoder_config(const ConfigFields& config, Dtype dtype) {
-  return read_fields(config, dtype, true);
+Result<DecoderConfig> read_decoder_config(const ConfigFields& config, Dtype dtype,
+                                          const recipe::Keys& keys, bool tied_fallback) {
+  return read_fields(config, dtype, true, keys, tied_fallback);
 }
 
 Result<DecoderConfig> read_expert_decoder_config(const ConfigFields& config, Dtype dtype) {
-  return read_fields(config, dtype, false);
+  return read_fields(config, dtype, false, recipe::Keys{}, false);
 }
 
 Result<AttentionRows> attention_rows(const ConfigFields& config, const DecoderConfig& decoder,

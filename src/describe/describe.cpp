@@ -3,93 +3,25 @@
 
 #include "describe/describe.hpp"
 
-#include <array>
 #include <filesystem>
 #include <optional>
 #include <string_view>
 #include <utility>
 
 #include "checkpoint/open.hpp"
-#include "core/text.hpp"
 #include "describe/checkpoint_check.hpp"
 #include "describe/checkpoint_headers.hpp"
-#include "describe/deepseek_family.hpp"
-#include "describe/falcon_family.hpp"
-#include "describe/gemma3_family.hpp"
+#include "describe/config_defaults.hpp"
 #include "describe/gguf_describe.hpp"
-#include "describe/gpt_neox_family.hpp"
-#include "describe/gpt_oss_family.hpp"
-#include "describe/granitemoe_family.hpp"
 #include "describe/json_file.hpp"
-#include "describe/llama_family.hpp"
-#include "describe/mixtral_family.hpp"
 #include "describe/mlx_quantization.hpp"
-#include "describe/phi3_family.hpp"
 #include "describe/quantization_refusal.hpp"
-#include "describe/qwen2_vl_family.hpp"
-#include "describe/qwen_family.hpp"
-#include "describe/qwen_moe_family.hpp"
+#include "describe/registry.hpp"
 #include "describe/weight_index.hpp"
 #include "model/vocab_padding.hpp"
 
 namespace eredu {
 namespace {
-
-// Which quantized checkpoints a family reads: an MLX `quantization` expanded
-// over its plain two-axis linear weights (any `quantization_config` refused),
-// its own `quantization_config` (gpt_oss), or none (both refused).
-enum class Quantization { Mlx, Own, None };
-
-// A supported model_type, its describer and the quantization it reads.
-struct Family {
-  std::string_view model_type;
-  FamilyDescriber describe;
-  Quantization quantization;
-};
-
-constexpr std::array<Family, 21> kFamilies = {{
-    {"llama", describe_llama, Quantization::Mlx},
-    {"mistral", describe_llama, Quantization::Mlx},
-    {"qwen2", describe_llama, Quantization::Mlx},
-    {"qwen3", describe_llama, Quantization::Mlx},
-    {"phi3", describe_phi3, Quantization::Mlx},
-    {"falcon", describe_falcon, Quantization::Mlx},
-    {"gpt_oss", describe_gpt_oss, Quantization::Own},
-    {"mixtral", describe_mixtral, Quantization::Mlx},
-    {"qwen2_moe", describe_qwen2_moe, Quantization::Mlx},
-    {"qwen3_moe", describe_qwen3_moe, Quantization::Mlx},
-    {"qwen3_5_moe", describe_qwen3_5_moe, Quantization::Mlx},
-    {"qwen3_5_moe_text", describe_qwen3_5_moe, Quantization::Mlx},
-    {"gpt_neox", describe_gpt_neox, Quantization::None},
-    {"gpt_neox_reward_model", describe_gpt_neox_reward_model, Quantization::None},
-    {"qwen", describe_qwen, Quantization::None},
-    {"qwen2_vl", describe_qwen2_vl, Quantization::None},
-    {"gemma3", describe_gemma3, Quantization::None},
-    {"granitemoe", describe_granitemoe, Quantization::None},
-    {"deepseek_v2", describe_deepseek, Quantization::Own},
-    {"deepseek_v3", describe_deepseek, Quantization::Own},
-    // Refused, naming the tensors config.json cannot size; not in kSupported.
-    {"deepseek_vl_v2", refuse_deepseek_vl_v2, Quantization::None},
-}};
-
-constexpr std::string_view kSupported =
-    "llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss, mixtral, qwen2_moe, qwen3_moe, "
-    "qwen3_5_moe, qwen3_5_moe_text, gpt_neox, gpt_neox_reward_model, qwen, qwen2_vl, gemma3, "
-    "granitemoe, deepseek_v2, deepseek_v3";
-
-Result<const Family*> find_family(const ConfigFields& config) {
-  const nlohmann::json* type = config.field("model_type");
-  if (type == nullptr || !type->is_string()) {
-    return failf(Status::UnsupportedModel, "{}: no model_type; supported: {}", config.file(),
-                 kSupported);
-  }
-  const std::string name = type->get<std::string>();
-  for (const Family& family : kFamilies) {
-    if (family.model_type == name) return &family;
-  }
-  return failf(Status::UnsupportedModel, "{}: model_type {} is not supported; supported: {}",
-               config.file(), debug_quoted(name), kSupported);
-}
 
 // "models/qwen3-1.7b/" and "." name the folder itself, not "" or ".".
 std::string folder_name(const std::string& dir) {
@@ -106,8 +38,9 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
   const std::string file = dir + "/config.json";
   EREDU_TRY(document, read_json_file(file));
   if (!document.is_object()) return failf(Status::Parse, "{}: not a JSON object", file);
+  EREDU_TRY(family, find_family(ConfigFields(document, dir)));
+  fill_config_defaults(document, family->defaults);
   const ConfigFields config(document, dir);
-  EREDU_TRY(family, find_family(config));
   std::optional<MlxQuantization> mlx;
   if (family->quantization == Quantization::Mlx) {
     EREDU_TRY(read, read_mlx_quantization(config));
@@ -135,7 +68,7 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
     EREDU_TRY(read, read_weight_index(dir));
     index = std::move(read);
   }
-  EREDU_TRY(described, family->describe(config, index));
+  EREDU_TRY(described, describe_family(*family, config, index));
   if (checkpoint) {
     EREDU_TRY(typed, adopt_stored_dtypes(std::move(described.groups), *checkpoint));
     described.groups = std::move(typed);

@@ -28,13 +28,12 @@ struct DescribeOptions {
   bool config_only = false;
 };
 
-/// Describes the decoder in folder `dir` by its config.json `model_type`:
-/// llama, mistral, qwen2, qwen3 (with an MLX `quantization`, its
-/// affine-quantized linears expanded into packed weight, scales and biases),
-/// phi3, falcon (new_decoder_architecture), gpt_oss, mixtral, qwen2_moe,
-/// qwen3_moe, qwen3_5_moe, qwen3_5_moe_text, gpt_neox,
-/// gpt_neox_reward_model, qwen, qwen2_vl, gemma3, granitemoe, deepseek_v2 and
-/// deepseek_v3; deepseek_vl_v2 is refused (docs/describe.md).
+/// Describes the decoder in folder `dir` by its config.json `model_type`,
+/// one of supported_model_types() (registry.hpp; docs/describe.md has the
+/// table), after filling what config.json omits with the defaults of the
+/// model type's transformers configuration class; with an MLX
+/// `quantization`, a family that reads one has its affine-quantized linears
+/// expanded into packed weight, scales and biases.
 /// `model.name` is the folder's name, `layers` is num_hidden_layers. Checks, in
 /// order: config.json (Io, Parse), the model_type (UnsupportedModel), the
 /// quantization (UnsupportedModel for one the family does not handle; Parse /

@@ -71,19 +71,4 @@ Result<ParameterGroupSpec> llama_mlp_group(const DecoderConfig& config, const st
                                          config.intermediate_size, members.take(), scope);
 }
 
-Result<FamilyGroups> describe_llama(const ConfigFields& fields, const WeightIndex& index) {
-  EREDU_TRY(dtype, fields.dtype());
-  EREDU_TRY(config, read_decoder_config(fields, dtype));
-  EREDU_TRY(check_layer_count(config.num_hidden_layers, index.file, index.tensor_bound()));
-  EREDU_TRY(rows, attention_rows(fields, config));
-  return decoder_groups(
-      decoder_outline(config, index),
-      [&](const std::string& prefix, GroupScope scope) -> Result<std::vector<ParameterGroupSpec>> {
-        EREDU_TRY(attention, llama_attention_group(config, index, rows, prefix, scope));
-        EREDU_TRY(norms, llama_norms_group(config, index, prefix, scope));
-        EREDU_TRY(mlp, llama_mlp_group(config, prefix, scope));
-        return std::vector{std::move(attention), std::move(norms), std::move(mlp)};
-      });
-}
-
 }  // namespace eredu

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The eredu authors
 
-// The llama-style decoder table of docs/describe.md (llama, mistral, qwen2,
-// qwen3): group names, roles, units, scopes, members and shardings.
+// The llama-style layer groups that the families with code of their own
+// share (mixtral, granitemoe, gemma3, the Qwen MoE families): as the llama
+// recipe's (recipes.cpp), built from a DecoderConfig.
 #pragma once
 
 #include <string>
@@ -12,14 +13,6 @@
 #include "describe/family.hpp"
 
 namespace eredu {
-
-/// `embed`, then `self_attn`, `norms`, `mlp` of every layer, then `head`,
-/// with the decoder fields of read_decoder_config. Optional tensors
-/// (attention biases, q_norm/k_norm, lm_head.weight) are described when the
-/// index holds them. Errors: read_decoder_config's; CheckpointMismatch for
-/// more layers than index tensors; Parse when a shape overflows 64 bits; group
-/// construction errors otherwise (not expected for a valid config).
-Result<FamilyGroups> describe_llama(const ConfigFields& config, const WeightIndex& index);
 
 /// Layer group `self_attn` (attention_heads): q, k, v, o and their biases
 /// when present, partitioned by KV heads with the query heads as

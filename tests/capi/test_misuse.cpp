@@ -172,6 +172,14 @@ TEST_SUITE("capi.misuse") {
     CHECK(text.starts_with("fmt "));
   }
 
+  TEST_CASE("model types: the registry's supported list, in static storage") {
+    const std::string types = eredu_model_types();
+    CHECK(eredu_model_types() == eredu_model_types());
+    CHECK(types.starts_with("llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss, mixtral, "));
+    CHECK(types.find(", qwen2_vl, ") != std::string::npos);
+    CHECK(types.ends_with(", deepseek_v2, deepseek_v3"));
+  }
+
   TEST_CASE("error objects") {
     CHECK(eredu_error_code(nullptr) == EREDU_OK);
     CHECK(std::string(eredu_error_message(nullptr)).empty());

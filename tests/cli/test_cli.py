@@ -760,6 +760,15 @@ class Models(unittest.TestCase):
             r"nlohmann_json \d+\.\d+\.\d+, boost \d+\.\d+\.\d+, zstd \d+\.\d+\.\d+, "
             r"xxhash \d+\.\d+\.\d+\)\nCLI11 \d+\.\d+\.\d+\n$")
 
+    def test_describe_help_lists_the_model_types(self):
+        described = run("describe", "--help")
+        self.assertEqual(described.returncode, 0)
+        types = re.search(r"Model types \(config.json model_type\): (.*)\n", described.stdout)
+        self.assertIsNotNone(types, described.stdout)
+        self.assertTrue(types.group(1).startswith("llama, mistral, qwen2, qwen3, phi3, falcon, "))
+        self.assertIn(", qwen2_vl, ", types.group(1))
+        self.assertNotIn("deepseek_vl_v2", types.group(1))
+
     def test_bare_command_prints_its_usage(self):
         bare = run()
         self.assertEqual((bare.returncode, bare.stderr), (0, ""))

@@ -10,11 +10,17 @@
 
 namespace eredu::test {
 
-std::string example_model(const std::string& name) {
+std::string source_path(const std::string& relative) {
   const char* root = std::getenv("EREDU_SOURCE_ROOT");
   if (root == nullptr) throw std::runtime_error("EREDU_SOURCE_ROOT is not set");
-  return std::string(root) + "/examples/models/" + name;
+  return std::string(root) + "/" + relative;
 }
+
+std::string example_model(const std::string& name) {
+  return source_path("examples/models/" + name);
+}
+
+std::string test_model(const std::string& name) { return source_path("tests/data/models/" + name); }
 
 TempFolder::TempFolder() {
   std::string pattern = (std::filesystem::temp_directory_path() / "eredu-test-XXXXXX").string();

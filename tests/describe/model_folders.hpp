@@ -13,8 +13,14 @@
 
 namespace eredu::test {
 
+/// `$EREDU_SOURCE_ROOT/<relative>`: a file of the source tree.
+std::string source_path(const std::string& relative);
+
 /// `$EREDU_SOURCE_ROOT/examples/models/<name>` (the copied real models).
 std::string example_model(const std::string& name);
+
+/// `$EREDU_SOURCE_ROOT/tests/data/models/<name>`: a test-only folder.
+std::string test_model(const std::string& name);
 
 /// A temporary folder removed when the object goes out of scope.
 class TempFolder {

@@ -102,6 +102,25 @@ TEST_CASE("qwen2_vl: every index tensor described once, bytes equal total_size")
         std::vector<std::string>{"model.norm.weight", "lm_head.weight"});
 }
 
+TEST_CASE("qwen2_vl: a vision_config of defaults (transformers 4.45's save) describes the same") {
+  // olmocr-7b-qwen2-vl-tf445 is the same checkpoint with its config.json as
+  // first saved: vision_config is {"in_chans": 3, "model_type": "qwen2_vl",
+  // "spatial_patch_size": 14}, as upstream Qwen2-VL-7B-Instruct's.
+  auto described = describe_model_dir(test::test_model("olmocr-7b-qwen2-vl-tf445"));
+  REQUIRE_MESSAGE(described.has_value(), described.error().message);
+  const auto& saved = described.value();
+  const auto full = test::describe(kOlmocr);
+  CHECK(saved->global_bytes() == kBytes);
+  CHECK(saved->tensor_count() == 730);
+  REQUIRE(saved->groups().size() == full->groups().size());
+  for (std::size_t i = 0; i < full->groups().size(); ++i) {
+    CAPTURE(full->groups()[i].logical_name());
+    CHECK(saved->groups()[i] == full->groups()[i]);
+  }
+  const ParameterGroupSpec& patch = saved->groups()[1];
+  CHECK(patch.members()[0].global_shape() == Shape{1280, 3, 2, 14, 14});
+}
+
 TEST_CASE("qwen2_vl at TP 4: rank 1 holds vision heads [4, 8) of each of q, k and v") {
   const auto model = test::describe(kOlmocr);
   auto layout = plan_rank(model, topology(4), 1, ShardingPolicy::Require);
@@ -171,11 +190,19 @@ TEST_CASE("qwen2_vl: coverage at TP 1/2/4 and PP 2, the tower on stage 0; TP 8 i
 
 TEST_CASE("qwen2_vl: vision_config refusals") {
   EditedFolder folder(kOlmocr);
-  SUBCASE("no vision_config") {
+  SUBCASE("no vision_config: Qwen2VLVisionConfig's defaults, the 7B tower") {
     folder.config.erase("vision_config");
+    const auto model = folder.describe();
+    REQUIRE_MESSAGE(model.has_value(), model.error().message);
+    CHECK(model.value()->global_bytes() == kBytes);
+  }
+  SUBCASE("a null vision field takes its default; a given one is checked") {
+    folder.config["vision_config"]["depth"] = nullptr;
+    folder.config["vision_config"]["mlp_ratio"] = 0;
     Error error = folder.error();
     CHECK(error.code == Status::Parse);
-    CHECK(error.message == folder.file() + ": required field vision_config is missing");
+    CHECK(error.message.starts_with(folder.file() +
+                                    " vision_config: mlp_ratio must be a positive integer"));
   }
   SUBCASE("embed_dim not divisible by num_heads") {
     folder.config["vision_config"]["num_heads"] = 12;

@@ -737,6 +737,7 @@ FUNCTIONS = {
         ctypes.c_size_t,  # size
         P(P(eredu_error)),  # error
     ]),
+    "eredu_model_types": (ctypes.c_char_p, []),
     "eredu_model_describe": (eredu_status, [
         ctypes.c_char_p,  # path
         P(eredu_describe_options),  # options

@@ -314,6 +314,9 @@ extern "C" {
     ) -> eredu_status;
 }
 extern "C" {
+    pub fn eredu_model_types() -> *const ::std::os::raw::c_char;
+}
+extern "C" {
     pub fn eredu_model_describe(
         path: *const ::std::os::raw::c_char,
         options: *const eredu_describe_options,

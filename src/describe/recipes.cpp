@@ -1,0 +1,110 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
+// The recipe families' tables (docs/describe.md, "Recipes"). A plain family
+// is one recipe::Family here and one row of kFamilies.
+
+#include "describe/recipes.hpp"
+
+#include <array>
+
+namespace eredu {
+namespace {
+
+using recipe::Group;
+using recipe::Kind;
+using recipe::Size;
+using recipe::Split;
+using recipe::Tensor;
+using recipe::When;
+
+constexpr auto H = Size::Hidden;
+constexpr auto I = Size::Intermediate;
+constexpr auto Q = Size::QRows;
+constexpr auto KV = Size::KvRows;
+
+constexpr std::array<std::string_view, 1> kModelNorm = {"model.norm.weight"};
+
+// llama, mistral, qwen2, qwen3: q, k, v, o (biases and q/k norms when
+// present), two layernorms, gate/up column-parallel and down row-parallel.
+constexpr std::array kLlamaAttention = {
+    Tensor{"self_attn.q_proj.weight", {Q, H}, 2, Split::Column},
+    Tensor{"self_attn.k_proj.weight", {KV, H}, 2, Split::ColumnKv},
+    Tensor{"self_attn.v_proj.weight", {KV, H}, 2, Split::ColumnKv},
+    Tensor{"self_attn.o_proj.weight", {H, Q}, 2, Split::Row},
+    Tensor{"self_attn.q_proj.bias", {Q}, 1, Split::Column, When::QkvBias},
+    Tensor{"self_attn.k_proj.bias", {KV}, 1, Split::ColumnKv, When::QkvBias},
+    Tensor{"self_attn.v_proj.bias", {KV}, 1, Split::ColumnKv, When::QkvBias},
+    Tensor{"self_attn.o_proj.bias", {H}, 1, Split::Replicated, When::OBias},
+};
+constexpr std::array kLlamaNorms = {
+    Tensor{"input_layernorm.weight", {H}, 1, Split::Replicated},
+    Tensor{"post_attention_layernorm.weight", {H}, 1, Split::Replicated},
+    Tensor{"self_attn.q_norm.weight", {Size::HeadDim}, 1, Split::Replicated, When::QkNorm},
+    Tensor{"self_attn.k_norm.weight", {Size::HeadDim}, 1, Split::Replicated, When::QkNorm},
+};
+constexpr std::array kLlamaMlp = {
+    Tensor{"mlp.gate_proj.weight", {I, H}, 2, Split::Column},
+    Tensor{"mlp.up_proj.weight", {I, H}, 2, Split::Column},
+    Tensor{"mlp.down_proj.weight", {H, I}, 2, Split::Row},
+};
+constexpr std::array kLlamaLayer = {
+    Group{"self_attn", Kind::Attention, kLlamaAttention},
+    Group{"norms", Kind::Replicated, kLlamaNorms},
+    Group{"mlp", Kind::Mlp, kLlamaMlp},
+};
+constexpr recipe::Family kLlama = [] {
+  recipe::Family family;
+  family.final_norms = kModelNorm;
+  family.layer = kLlamaLayer;
+  return family;
+}();
+constexpr recipe::Family kQwen2 = [] {
+  recipe::Family family = kLlama;
+  family.qkv_bias = true;
+  return family;
+}();
+constexpr recipe::Family kQwen3 = [] {
+  recipe::Family family = kLlama;
+  family.qk_norm = true;
+  return family;
+}();
+
+// phi3: q | k | v fused in qkv_proj and gate | up in gate_up_proj.
+constexpr std::array kPhi3Attention = {
+    Tensor{"self_attn.qkv_proj.weight", {Size::QkvRows, H}, 2, Split::FusedQkv},
+    Tensor{"self_attn.o_proj.weight", {H, Q}, 2, Split::Row},
+};
+constexpr std::array kPhi3Norms = {
+    Tensor{"input_layernorm.weight", {H}, 1, Split::Replicated},
+    Tensor{"post_attention_layernorm.weight", {H}, 1, Split::Replicated},
+};
+constexpr std::array kPhi3Mlp = {
+    Tensor{"mlp.gate_up_proj.weight", {Size::GateUpRows, H}, 2, Split::FusedGateUp},
+    Tensor{"mlp.down_proj.weight", {H, I}, 2, Split::Row},
+};
+constexpr std::array kPhi3Layer = {
+    Group{"self_attn", Kind::Attention, kPhi3Attention},
+    Group{"norms", Kind::Replicated, kPhi3Norms},
+    Group{"mlp", Kind::Mlp, kPhi3Mlp},
+};
+constexpr recipe::Family kPhi3 = [] {
+  recipe::Family family;
+  family.final_norms = kModelNorm;
+  family.layer = kPhi3Layer;
+  return family;
+}();
+
+constexpr std::array<RecipeFamily, 5> kFamilies = {{
+    {"llama", &kLlama, Quantization::Mlx, {}, {}},
+    {"mistral", &kLlama, Quantization::Mlx, {}, {}},
+    {"qwen2", &kQwen2, Quantization::Mlx, {}, {}},
+    {"qwen3", &kQwen3, Quantization::Mlx, {}, {}},
+    {"phi3", &kPhi3, Quantization::Mlx, {}, {}},
+}};
+
+}  // namespace
+
+std::span<const RecipeFamily> recipe_families() { return kFamilies; }
+
+}  // namespace eredu
