@@ -8,7 +8,7 @@ namespace {
 
 // read_decoder_config, reading intermediate_size only when `dense_mlp`.
 Result<DecoderConfig> read_fields(const ConfigFields& config, Dtype dtype, bool dense_mlp,
-                                  const recipe::Keys& keys, bool tied_fallback) {
+                                  const recipe::Keys& keys) {
   EREDU_TRY(hidden, config.required_count(keys.hidden.data()));
   std::uint64_t intermediate = 0;
   if (dense_mlp) {
@@ -20,7 +20,7 @@ Result<DecoderConfig> read_fields(const ConfigFields& config, Dtype dtype, bool 
   EREDU_TRY(kv_heads, config.optional_count(keys.kv_heads.data()));
   EREDU_TRY(head_dim, config.optional_count(keys.head_dim.data()));
   EREDU_TRY(vocab, config.required_count(keys.vocab.data()));
-  EREDU_TRY(tied, config.flag(keys.tied.data(), tied_fallback));
+  EREDU_TRY(tied, config.flag(keys.tied.data(), false));
   EREDU_TRY(attention_bias, config.flag("attention_bias", false));
   const nlohmann::json* type = config.field("model_type");
   const std::string model_type =
@@ -46,12 +46,12 @@ Result<DecoderConfig> read_fields(const ConfigFields& config, Dtype dtype, bool 
 }  // namespace
 
 Result<DecoderConfig> read_decoder_config(const ConfigFields& config, Dtype dtype,
-                                          const recipe::Keys& keys, bool tied_fallback) {
-  return read_fields(config, dtype, true, keys, tied_fallback);
+                                          const recipe::Keys& keys) {
+  return read_fields(config, dtype, true, keys);
 }
 
 Result<DecoderConfig> read_expert_decoder_config(const ConfigFields& config, Dtype dtype) {
-  return read_fields(config, dtype, false, recipe::Keys{}, false);
+  return read_fields(config, dtype, false, recipe::Keys{});
 }
 
 Result<AttentionRows> attention_rows(const ConfigFields& config, const DecoderConfig& decoder,

@@ -38,14 +38,13 @@ struct DecoderConfig {
 /// Reads the decoder fields of `config` in this order, under the names of
 /// `keys`: hidden_size, intermediate_size, num_hidden_layers,
 /// num_attention_heads, num_key_value_heads, head_dim, vocab_size,
-/// tie_word_embeddings (default `tied_fallback`); `dtype` is the family's
+/// tie_word_embeddings (default false); `dtype` is the family's
 /// (normally ConfigFields::dtype, read first). Errors: Parse for a required
 /// field missing, a count that is not a positive integer, a tie flag that is
 /// not a boolean, or hidden_size not divisible by the heads when head_dim is
 /// absent.
 Result<DecoderConfig> read_decoder_config(const ConfigFields& config, Dtype dtype,
-                                          const recipe::Keys& keys = {},
-                                          bool tied_fallback = false);
+                                          const recipe::Keys& keys = {});
 
 /// As read_decoder_config for a decoder whose MLPs are mixtures of experts
 /// with a width of their own (qwen2_moe, qwen3_moe, qwen3_5_moe):

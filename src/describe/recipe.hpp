@@ -92,8 +92,6 @@ struct Family {
   std::span<const std::string_view> final_norms;  // [hidden] each, replicated
   std::string_view head = "lm_head.weight";
   std::span<const Group> layer;
-  /// The tie flag when config.json and the defaults give none.
-  bool tied = false;
   /// Config-only assumptions (When): q/k/v biases without `attention_bias`
   /// (qwen2), q_norm / k_norm (qwen3), and the flag that turns every
   /// When::Bias tensor on (starcoder2's `use_bias`).

@@ -63,7 +63,7 @@ struct Sizes {
 Result<Sizes> read_sizes(const recipe::Family& family, const ConfigFields& fields,
                          const WeightIndex& index) {
   EREDU_TRY(dtype, fields.dtype());
-  EREDU_TRY(config, read_decoder_config(fields, dtype, family.keys, family.tied));
+  EREDU_TRY(config, read_decoder_config(fields, dtype, family.keys));
   config.qkv_bias = config.qkv_bias || family.qkv_bias;
   config.qk_norm = config.qk_norm || family.qk_norm;
   EREDU_TRY(check_layer_count(config.num_hidden_layers, index.file, index.tensor_bound()));

@@ -175,7 +175,8 @@ TEST_SUITE("capi.misuse") {
   TEST_CASE("model types: the registry's supported list, in static storage") {
     const std::string types = eredu_model_types();
     CHECK(eredu_model_types() == eredu_model_types());
-    CHECK(types.starts_with("llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss, mixtral, "));
+    CHECK(types.starts_with("llama, mistral, qwen2, qwen3, phi3, "));
+    CHECK(types.find(", falcon, gpt_oss, mixtral, ") != std::string::npos);
     CHECK(types.find(", qwen2_vl, ") != std::string::npos);
     CHECK(types.ends_with(", deepseek_v2, deepseek_v3"));
   }

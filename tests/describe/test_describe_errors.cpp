@@ -8,6 +8,7 @@
 #include <filesystem>
 
 #include "describe/describe.hpp"
+#include "describe/registry.hpp"
 #include "model_folders.hpp"
 
 namespace eredu {
@@ -47,13 +48,15 @@ TEST_CASE("another family, another quantization, no dtype: UnsupportedModel") {
     TinyFolder tiny(config, test::tiny_llama_index());
     Error error = describe_error(tiny.folder.str());
     CHECK(error.code == Status::UnsupportedModel);
-    CHECK(error.message ==
-          tiny.folder.str() +
-              "/config.json: model_type \"t5\" is not supported; "
-              "supported: llama, mistral, qwen2, qwen3, phi3, falcon, gpt_oss, "
-              "mixtral, qwen2_moe, qwen3_moe, qwen3_5_moe, qwen3_5_moe_text, "
-              "gpt_neox, gpt_neox_reward_model, qwen, qwen2_vl, gemma3, granitemoe, deepseek_v2, "
-              "deepseek_v3");
+    CHECK(error.message == tiny.folder.str() +
+                               "/config.json: model_type \"t5\" is not supported; supported: " +
+                               supported_model_types());
+    // The recipe families first, then the families of their own code.
+    CHECK(supported_model_types().starts_with("llama, mistral, qwen2, qwen3, phi3, "));
+    CHECK(supported_model_types().ends_with(
+        ", falcon, gpt_oss, mixtral, qwen2_moe, qwen3_moe, qwen3_5_moe, qwen3_5_moe_text, "
+        "gpt_neox, gpt_neox_reward_model, qwen, qwen2_vl, gemma3, granitemoe, deepseek_v2, "
+        "deepseek_v3"));
   }
   SUBCASE("fp8 quantization_config") {
     config["quantization_config"] = {{"quant_method", "fp8"}};
