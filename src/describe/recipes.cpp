@@ -95,12 +95,37 @@ constexpr recipe::Family kPhi3 = [] {
   return family;
 }();
 
-constexpr std::array<RecipeFamily, 5> kFamilies = {{
+// gemma2: llama attention and MLP, four norms around them, the head tied
+// to the embedding unless the index has lm_head.weight.
+constexpr std::array kGemma2Norms = {
+    Tensor{"input_layernorm.weight", {H}, 1, Split::Replicated},
+    Tensor{"post_attention_layernorm.weight", {H}, 1, Split::Replicated},
+    Tensor{"pre_feedforward_layernorm.weight", {H}, 1, Split::Replicated},
+    Tensor{"post_feedforward_layernorm.weight", {H}, 1, Split::Replicated},
+};
+constexpr std::array kGemma2Layer = {
+    Group{"self_attn", Kind::Attention, kLlamaAttention},
+    Group{"norms", Kind::Replicated, kGemma2Norms},
+    Group{"mlp", Kind::Mlp, kLlamaMlp},
+};
+constexpr recipe::Family kGemma2 = [] {
+  recipe::Family family;
+  family.final_norms = kModelNorm;
+  family.layer = kGemma2Layer;
+  return family;
+}();
+constexpr std::string_view kGemma2Defaults = R"({"vocab_size": 256000, "hidden_size": 2304,
+  "intermediate_size": 9216, "num_hidden_layers": 26, "num_attention_heads": 8,
+  "num_key_value_heads": 4, "head_dim": 256, "tie_word_embeddings": true,
+  "attention_bias": false})";
+
+constexpr std::array<RecipeFamily, 6> kFamilies = {{
     {"llama", &kLlama, Quantization::Mlx, {}, {}},
     {"mistral", &kLlama, Quantization::Mlx, {}, {}},
     {"qwen2", &kQwen2, Quantization::Mlx, {}, {}},
     {"qwen3", &kQwen3, Quantization::Mlx, {}, {}},
     {"phi3", &kPhi3, Quantization::Mlx, {}, {}},
+    {"gemma2", &kGemma2, Quantization::Mlx, "Gemma2Config (transformers 4.57)", kGemma2Defaults},
 }};
 
 }  // namespace
