@@ -17,8 +17,10 @@ namespace eredu::recipe {
 /// A size a table names. Its value is read from config.json through the
 /// recipe's Keys: Hidden (hidden_size), Intermediate (intermediate_size),
 /// HeadDim (head_dim, else hidden / heads), QRows (heads × head_dim), KvRows
-/// (KV heads × head_dim), QkvRows (QRows + 2 × KvRows), GateUpRows
-/// (2 × Intermediate), Vocab (vocab_size).
+/// (KV heads × head_dim), QkvRows (QRows + 2 × KvRows), HeadQkvRows
+/// (3 × QRows: q, k and v of every query head), GateUpRows
+/// (2 × Intermediate), Vocab (vocab_size), Experts (the routed experts per
+/// layer, Family::experts_key).
 enum class Size : std::uint8_t {
   Hidden,
   Intermediate,
@@ -26,8 +28,10 @@ enum class Size : std::uint8_t {
   QRows,
   KvRows,
   QkvRows,
+  HeadQkvRows,
   GateUpRows,
   Vocab,
+  Experts,
 };
 
 /// How a tensor shards across the tensor-parallel ranks of its group.
@@ -47,21 +51,33 @@ enum class Split : std::uint8_t {
 /// bias_key), Present (never).
 enum class When : std::uint8_t { Always, Present, QkvBias, OBias, QkNorm, Bias };
 
+/// The element type of a tensor: the model's dtype, or F32 for a tensor the
+/// checkpoint keeps in full precision whatever the model's (MiniMax's
+/// router).
+enum class Element : std::uint8_t { Model, F32 };
+
 /// One tensor: its name after the layer prefix, its shape (outermost axis
-/// first; `rank` axes of `shape` are used) and its sharding.
+/// first; `rank` axes of `shape` are used), its sharding, when it is
+/// described and its element type.
 struct Tensor {
   std::string_view name;
   std::array<Size, 2> shape;
   std::uint8_t rank;
   Split split;
   When when = When::Always;
+  Element element = Element::Model;
 };
 
 /// What a layer group is and so what partitions it: Attention (its KV heads,
-/// with the query heads as query units; role attention_heads), Mlp (the
-/// intermediate features; role feed_forward_intermediate), Replicated
-/// (norms; role replicated).
-enum class Kind : std::uint8_t { Attention, Mlp, Replicated };
+/// with the query heads as query units; role attention_heads), Heads (the
+/// query heads, for attention without KV groups such as lightning
+/// attention; role attention_heads), Mlp (the intermediate features; role
+/// feed_forward_intermediate), Replicated (norms, routers; role
+/// replicated), Experts (one group per routed expert E, scope {layer,
+/// expert E}, partitioned by the intermediate features; role
+/// expert_intermediate; `{}` in the group's and its tensors' names stands
+/// for E).
+enum class Kind : std::uint8_t { Attention, Heads, Mlp, Replicated, Experts };
 
 /// A layer group: named by the layer prefix + `name`, its tensors in order.
 struct Group {
@@ -83,6 +99,13 @@ struct Keys {
   std::string_view tied = "tie_word_embeddings";
 };
 
+/// The groups of the layers whose entry in the family's layer-type list is
+/// `type` (a string, or an integer written in decimal).
+struct LayerType {
+  std::string_view type;
+  std::span<const Group> groups;
+};
+
 /// A family: its keys, the tensors at both ends and the groups of every
 /// layer.
 struct Family {
@@ -92,6 +115,13 @@ struct Family {
   std::span<const std::string_view> final_norms;  // [hidden] each, replicated
   std::string_view head = "lm_head.weight";
   std::span<const Group> layer;
+  /// With a layer-type list (`layer_types_key`, one entry per layer), each
+  /// layer has the groups of its type instead of `layer`.
+  std::string_view layer_types_key;
+  std::span<const LayerType> layer_types;
+  /// The key of the routed experts per layer (Size::Experts, Kind::Experts);
+  /// empty for a dense family.
+  std::string_view experts_key;
   /// Config-only assumptions (When): q/k/v biases without `attention_bias`
   /// (qwen2), q_norm / k_norm (qwen3), and the flag that turns every
   /// When::Bias tensor on (starcoder2's `use_bias`).

@@ -3,7 +3,10 @@
 
 #include "describe/recipe_engine.hpp"
 
+#include <fmt/format.h>
+
 #include <optional>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -17,9 +20,8 @@ using recipe::Size;
 using recipe::Split;
 using recipe::When;
 
-// Whether any tensor of the layer's groups has `size` in its shape.
-bool uses(const recipe::Family& family, Size size) {
-  for (const recipe::Group& group : family.layer) {
+bool uses(std::span<const recipe::Group> groups, Size size) {
+  for (const recipe::Group& group : groups) {
     for (const recipe::Tensor& tensor : group.tensors) {
       for (std::uint8_t axis = 0; axis < tensor.rank; ++axis) {
         if (tensor.shape[axis] == size) return true;
@@ -29,12 +31,23 @@ bool uses(const recipe::Family& family, Size size) {
   return false;
 }
 
+// Whether any tensor of any layer's groups has `size` in its shape.
+bool uses(const recipe::Family& family, Size size) {
+  if (uses(family.layer, size)) return true;
+  for (const recipe::LayerType& type : family.layer_types) {
+    if (uses(type.groups, size)) return true;
+  }
+  return false;
+}
+
 // Every size of a recipe's table, read once.
 struct Sizes {
   DecoderConfig config;
   AttentionRows rows;
   std::uint64_t qkv_rows = 0;
+  std::uint64_t head_qkv_rows = 0;
   std::uint64_t gate_up_rows = 0;
+  std::uint64_t experts = 0;
   bool bias = false;  // the recipe's bias_key
 
   std::uint64_t of(Size size) const {
@@ -51,10 +64,14 @@ struct Sizes {
         return rows.kv_rows;
       case Size::QkvRows:
         return qkv_rows;
+      case Size::HeadQkvRows:
+        return head_qkv_rows;
       case Size::GateUpRows:
         return gate_up_rows;
       case Size::Vocab:
         return config.vocab_size;
+      case Size::Experts:
+        return experts;
     }
     return 0;
   }
@@ -66,12 +83,23 @@ Result<Sizes> read_sizes(const recipe::Family& family, const ConfigFields& field
   EREDU_TRY(config, read_decoder_config(fields, dtype, family.keys));
   config.qkv_bias = config.qkv_bias || family.qkv_bias;
   config.qk_norm = config.qk_norm || family.qk_norm;
+  std::uint64_t experts = 0;
+  if (!family.experts_key.empty()) {
+    EREDU_TRY(read, fields.required_count(family.experts_key.data()));
+    experts = read;
+  }
   EREDU_TRY(check_layer_count(config.num_hidden_layers, index.file, index.tensor_bound()));
   EREDU_TRY(rows, attention_rows(fields, config));
   Sizes sizes{config, rows};
+  sizes.experts = experts;
   if (uses(family, Size::QkvRows)) {
     EREDU_TRY(qkv_rows, fields.sum("qkv rows", {rows.q_rows, rows.kv_rows, rows.kv_rows}));
     sizes.qkv_rows = qkv_rows;
+  }
+  if (uses(family, Size::HeadQkvRows)) {
+    EREDU_TRY(head_qkv_rows,
+              fields.product("3 × num_attention_heads × head_dim", {3, rows.q_rows}));
+    sizes.head_qkv_rows = head_qkv_rows;
   }
   if (uses(family, Size::GateUpRows)) {
     EREDU_TRY(gate_up_rows, fields.product("gate_up rows", {config.intermediate_size, 2}));
@@ -131,6 +159,12 @@ MemberSharding sharding(Split split, const Sizes& sizes) {
   return MemberSharding::replicated();
 }
 
+// `name` with `{}` standing for the expert, for an expert group.
+std::string expert_name(std::string_view name, std::optional<std::uint64_t> expert) {
+  if (!expert) return std::string(name);
+  return fmt::format(fmt::runtime(name), *expert);
+}
+
 Result<ParameterGroupSpec> layer_group(const recipe::Group& group, const Sizes& sizes,
                                        const WeightIndex& index, const std::string& prefix,
                                        GroupScope scope) {
@@ -140,15 +174,17 @@ Result<ParameterGroupSpec> layer_group(const recipe::Group& group, const Sizes& 
     for (std::uint8_t axis = 0; axis < tensor.rank; ++axis) {
       shape.push_back(sizes.of(tensor.shape[axis]));
     }
-    std::string target = prefix + std::string(tensor.name);
-    if (tensor.when == When::Always) {
+    std::string target = prefix + expert_name(tensor.name, scope.expert);
+    if (tensor.element == recipe::Element::F32) {
+      members.add(std::move(target), std::move(shape), sharding(tensor.split, sizes), Dtype::F32);
+    } else if (tensor.when == When::Always) {
       members.add(std::move(target), std::move(shape), sharding(tensor.split, sizes));
     } else {
       members.add_present(index, std::move(target), std::move(shape), sharding(tensor.split, sizes),
                           assumed(tensor.when, sizes));
     }
   }
-  std::string name = prefix + std::string(group.name);
+  std::string name = prefix + expert_name(group.name, scope.expert);
   const DecoderConfig& config = sizes.config;
   switch (group.kind) {
     case recipe::Kind::Attention: {
@@ -162,9 +198,15 @@ Result<ParameterGroupSpec> layer_group(const recipe::Group& group, const Sizes& 
                                              config.num_key_value_heads, members.take(), scope,
                                              query_units);
     }
+    case recipe::Kind::Heads:
+      return ParameterGroupSpec::partitioned(std::move(name), ParameterRole::AttentionHeads,
+                                             config.num_attention_heads, members.take(), scope);
     case recipe::Kind::Mlp:
       return ParameterGroupSpec::partitioned(std::move(name),
                                              ParameterRole::FeedForwardIntermediate,
+                                             config.intermediate_size, members.take(), scope);
+    case recipe::Kind::Experts:
+      return ParameterGroupSpec::partitioned(std::move(name), ParameterRole::ExpertIntermediate,
                                              config.intermediate_size, members.take(), scope);
     case recipe::Kind::Replicated:
       break;
@@ -173,12 +215,49 @@ Result<ParameterGroupSpec> layer_group(const recipe::Group& group, const Sizes& 
                                     scope);
 }
 
+// The groups of each layer: the family's `layer`, or with a layer-type
+// list the groups of each layer's type. Errors: Parse for a list that is
+// not an array of one entry per layer, or an entry of no known type.
+Result<std::vector<std::span<const recipe::Group>>> layer_groups(const recipe::Family& family,
+                                                                 const ConfigFields& fields,
+                                                                 std::uint64_t layers) {
+  if (family.layer_types_key.empty()) {
+    return std::vector<std::span<const recipe::Group>>(layers, family.layer);
+  }
+  const char* key = family.layer_types_key.data();
+  const nlohmann::json* list = fields.field(key);
+  if (list == nullptr || !list->is_array() || list->size() != layers) {
+    return failf(Status::Parse, "{}: {} must list the type of each of the {} layers ({})",
+                 fields.file(), key, layers, family.keys.layers);
+  }
+  std::vector<std::span<const recipe::Group>> out;
+  for (std::size_t layer = 0; layer < list->size(); ++layer) {
+    const nlohmann::json& entry = (*list)[layer];
+    std::string type;
+    if (entry.is_string()) type = entry.get<std::string>();
+    if (entry.is_number_integer()) type = entry.dump();
+    std::string known;
+    const recipe::LayerType* found = nullptr;
+    for (const recipe::LayerType& candidate : family.layer_types) {
+      if (candidate.type == type) found = &candidate;
+      known += fmt::format("{}{}", known.empty() ? "" : ", ", candidate.type);
+    }
+    if (found == nullptr) {
+      return failf(Status::Parse, "{}: {}[{}] must be one of {}, got {}", fields.file(), key, layer,
+                   known, entry.dump());
+    }
+    out.push_back(found->groups);
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<FamilyGroups> describe_recipe(const recipe::Family& family, const ConfigFields& config,
                                      const WeightIndex& index) {
   EREDU_TRY(sizes, read_sizes(family, config, index));
   const DecoderConfig& decoder = sizes.config;
+  EREDU_TRY(per_layer, layer_groups(family, config, decoder.num_hidden_layers));
   const std::string head(family.head);
   DecoderOutline outline{decoder.num_hidden_layers,
                          decoder.vocab_size,
@@ -189,16 +268,27 @@ Result<FamilyGroups> describe_recipe(const recipe::Family& family, const ConfigF
                          std::string(family.layer_prefix),
                          {family.final_norms.begin(), family.final_norms.end()},
                          head};
-  return decoder_groups(
-      outline,
-      [&](const std::string& prefix, GroupScope scope) -> Result<std::vector<ParameterGroupSpec>> {
-        std::vector<ParameterGroupSpec> groups;
-        for (const recipe::Group& group : family.layer) {
-          EREDU_TRY(built, layer_group(group, sizes, index, prefix, scope));
-          groups.push_back(std::move(built));
-        }
-        return groups;
-      });
+  EREDU_TRY(described,
+            decoder_groups(outline,
+                           [&](const std::string& prefix,
+                               GroupScope scope) -> Result<std::vector<ParameterGroupSpec>> {
+                             std::vector<ParameterGroupSpec> groups;
+                             for (const recipe::Group& group : per_layer[*scope.layer]) {
+                               const std::uint64_t count =
+                                   group.kind == recipe::Kind::Experts ? sizes.experts : 1;
+                               for (std::uint64_t expert = 0; expert < count; ++expert) {
+                                 const GroupScope at =
+                                     group.kind == recipe::Kind::Experts
+                                         ? GroupScope::indexed(scope.layer, expert)
+                                         : scope;
+                                 EREDU_TRY(built, layer_group(group, sizes, index, prefix, at));
+                                 groups.push_back(std::move(built));
+                               }
+                             }
+                             return groups;
+                           }));
+  if (!family.experts_key.empty()) described.experts = sizes.experts;
+  return described;
 }
 
 }  // namespace eredu

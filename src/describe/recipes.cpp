@@ -119,13 +119,94 @@ constexpr std::string_view kGemma2Defaults = R"({"vocab_size": 256000, "hidden_s
   "num_key_value_heads": 4, "head_dim": 256, "tie_word_embeddings": true,
   "attention_bias": false})";
 
-constexpr std::array<RecipeFamily, 6> kFamilies = {{
+// mixtral: llama attention and norms, a router, one group per routed
+// expert (w1 and w3 column-parallel, w2 row-parallel).
+constexpr auto E = Size::Experts;
+constexpr std::array kMixtralRouter = {
+    Tensor{"block_sparse_moe.gate.weight", {E, H}, 2, Split::Replicated},
+};
+constexpr std::array kMixtralExpert = {
+    Tensor{"block_sparse_moe.experts.{}.w1.weight", {I, H}, 2, Split::Column},
+    Tensor{"block_sparse_moe.experts.{}.w2.weight", {H, I}, 2, Split::Row},
+    Tensor{"block_sparse_moe.experts.{}.w3.weight", {I, H}, 2, Split::Column},
+};
+constexpr std::array kMixtralLayer = {
+    Group{"self_attn", Kind::Attention, kLlamaAttention},
+    Group{"norms", Kind::Replicated, kLlamaNorms},
+    Group{"block_sparse_moe.gate", Kind::Replicated, kMixtralRouter},
+    Group{"block_sparse_moe.experts.{}", Kind::Experts, kMixtralExpert},
+};
+constexpr recipe::Family kMixtral = [] {
+  recipe::Family family;
+  family.final_norms = kModelNorm;
+  family.layer = kMixtralLayer;
+  family.experts_key = "num_local_experts";
+  return family;
+}();
+
+// minimax_m1: mixtral's experts and an F32 router; attn_type_list gives each
+// layer lightning attention (0: q | k | v of each head fused in qkv_proj,
+// an output gate and a norm over the heads' outputs, all split by heads) or
+// softmax attention (1: llama's).
+constexpr std::array kLightningAttention = {
+    Tensor{"self_attn.qkv_proj.weight", {Size::HeadQkvRows, H}, 2, Split::Column},
+    Tensor{"self_attn.output_gate.weight", {Q, H}, 2, Split::Column},
+    Tensor{"self_attn.norm.weight", {Q}, 1, Split::Column},
+    Tensor{"self_attn.out_proj.weight", {H, Q}, 2, Split::Row},
+};
+constexpr std::array kMiniMaxNorms = {
+    Tensor{"input_layernorm.weight", {H}, 1, Split::Replicated},
+    Tensor{"post_attention_layernorm.weight", {H}, 1, Split::Replicated},
+};
+constexpr std::array kMiniMaxRouter = {
+    Tensor{"block_sparse_moe.gate.weight",
+           {E, H},
+           2,
+           Split::Replicated,
+           When::Always,
+           recipe::Element::F32},
+};
+constexpr std::array kMiniMaxLightningLayer = {
+    Group{"self_attn", Kind::Heads, kLightningAttention},
+    Group{"norms", Kind::Replicated, kMiniMaxNorms},
+    Group{"block_sparse_moe.gate", Kind::Replicated, kMiniMaxRouter},
+    Group{"block_sparse_moe.experts.{}", Kind::Experts, kMixtralExpert},
+};
+constexpr std::array kMiniMaxSoftmaxLayer = {
+    Group{"self_attn", Kind::Attention, kLlamaAttention},
+    Group{"norms", Kind::Replicated, kMiniMaxNorms},
+    Group{"block_sparse_moe.gate", Kind::Replicated, kMiniMaxRouter},
+    Group{"block_sparse_moe.experts.{}", Kind::Experts, kMixtralExpert},
+};
+constexpr std::array kMiniMaxLayerTypes = {
+    recipe::LayerType{"0", kMiniMaxLightningLayer},
+    recipe::LayerType{"1", kMiniMaxSoftmaxLayer},
+};
+constexpr recipe::Family kMiniMaxM1 = [] {
+  recipe::Family family;
+  family.final_norms = kModelNorm;
+  family.layer_types_key = "attn_type_list";
+  family.layer_types = kMiniMaxLayerTypes;
+  family.experts_key = "num_local_experts";
+  return family;
+}();
+// MiniMaxM1Config (remote code of MiniMax-AI/MiniMax-M1); its config.json
+// gives no dtype, and its published checkpoints are BF16.
+constexpr std::string_view kMiniMaxM1Defaults = R"({"vocab_size": 32000, "hidden_size": 4096,
+  "intermediate_size": 14336, "num_hidden_layers": 32, "num_attention_heads": 32,
+  "num_key_value_heads": 8, "num_local_experts": 8, "tie_word_embeddings": false,
+  "torch_dtype": "bfloat16"})";
+
+constexpr std::array<RecipeFamily, 8> kFamilies = {{
     {"llama", &kLlama, Quantization::Mlx, {}, {}},
     {"mistral", &kLlama, Quantization::Mlx, {}, {}},
     {"qwen2", &kQwen2, Quantization::Mlx, {}, {}},
     {"qwen3", &kQwen3, Quantization::Mlx, {}, {}},
     {"phi3", &kPhi3, Quantization::Mlx, {}, {}},
     {"gemma2", &kGemma2, Quantization::Mlx, "Gemma2Config (transformers 4.57)", kGemma2Defaults},
+    {"mixtral", &kMixtral, Quantization::Mlx, {}, {}},
+    {"minimax_m1", &kMiniMaxM1, Quantization::None, "MiniMaxM1Config (MiniMax-M1 remote code)",
+     kMiniMaxM1Defaults},
 }};
 
 }  // namespace

@@ -13,7 +13,6 @@
 #include "describe/gpt_neox_family.hpp"
 #include "describe/gpt_oss_family.hpp"
 #include "describe/granitemoe_family.hpp"
-#include "describe/mixtral_family.hpp"
 #include "describe/qwen2_vl_family.hpp"
 #include "describe/qwen_family.hpp"
 #include "describe/qwen_moe_family.hpp"
@@ -35,10 +34,9 @@ constexpr std::string_view kQwen2VlDefaults = R"({"vision_config": {
   "in_channels": 3, "patch_size": 14, "spatial_merge_size": 2, "temporal_patch_size": 2}})";
 
 // The families with code of their own, after the recipe families.
-const std::array<FamilyEntry, 16> kCoded = {{
+const std::array<FamilyEntry, 15> kCoded = {{
     coded("falcon", describe_falcon, Quantization::Mlx),
     coded("gpt_oss", describe_gpt_oss, Quantization::Own),
-    coded("mixtral", describe_mixtral, Quantization::Mlx),
     coded("qwen2_moe", describe_qwen2_moe, Quantization::Mlx),
     coded("qwen3_moe", describe_qwen3_moe, Quantization::Mlx),
     coded("qwen3_5_moe", describe_qwen3_5_moe, Quantization::Mlx),

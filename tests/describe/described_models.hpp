@@ -35,11 +35,15 @@ struct EditedFolder {
   nlohmann::json config;
   nlohmann::json index;
 
-  explicit EditedFolder(const std::string& name) {
-    const std::string source = example_model(name);
-    config = read_json(source, "config.json");
-    index = read_json(source, "model.safetensors.index.json");
-  }
+  /// A folder given by its path rather than an example's name.
+  struct Path {
+    std::string dir;
+  };
+
+  explicit EditedFolder(const std::string& name) : EditedFolder(Path{example_model(name)}) {}
+  explicit EditedFolder(const Path& source)
+      : config(read_json(source.dir, "config.json")),
+        index(read_json(source.dir, "model.safetensors.index.json")) {}
   Result<std::shared_ptr<const ModelDescription>> describe(DescribeOptions options = {}) const {
     folder.write("config.json", config.dump());
     folder.write("model.safetensors.index.json", index.dump());
