@@ -58,10 +58,12 @@ enum class Element : std::uint8_t { Model, F32 };
 
 /// One tensor: its name after the layer prefix, its shape (outermost axis
 /// first; `rank` axes of `shape` are used), its sharding, when it is
-/// described and its element type.
+/// described and its element type. A tensor of a StackedExperts group has
+/// the layer's experts on axis 0 and its Split applies to the axes after it
+/// (Column is axis 1, Row axis 2).
 struct Tensor {
   std::string_view name;
-  std::array<Size, 2> shape;
+  std::array<Size, 3> shape;
   std::uint8_t rank;
   Split split;
   When when = When::Always;
@@ -76,8 +78,10 @@ struct Tensor {
 /// replicated), Experts (one group per routed expert E, scope {layer,
 /// expert E}, partitioned by the intermediate features; role
 /// expert_intermediate; `{}` in the group's and its tensors' names stands
-/// for E).
-enum class Kind : std::uint8_t { Attention, Heads, Mlp, Replicated, Experts };
+/// for E), StackedExperts (one group whose tensors stack every routed
+/// expert of the layer on axis 0, split across expert ranks there and by
+/// the intermediate features within an expert; role expert_intermediate).
+enum class Kind : std::uint8_t { Attention, Heads, Mlp, Replicated, Experts, StackedExperts };
 
 /// A layer group: named by the layer prefix + `name`, its tensors in order.
 struct Group {

@@ -142,21 +142,28 @@ std::vector<IndexRange> segments(Split split, const Sizes& sizes) {
   return {IndexRange{0, half}, IndexRange{half, sizes.gate_up_rows}};
 }
 
-MemberSharding sharding(Split split, const Sizes& sizes) {
+// `split` of a tensor whose first `shift` axes are not split (1 for the
+// expert axis of a stacked tensor).
+MemberSharding split_sharding(Split split, const Sizes& sizes, std::uint64_t shift) {
   switch (split) {
     case Split::Replicated:
       return MemberSharding::replicated();
     case Split::Column:
-      return MemberSharding::partitioned(0);
+      return MemberSharding::partitioned(shift);
     case Split::ColumnKv:
-      return MemberSharding::partitioned(0).kv_head();
+      return MemberSharding::partitioned(shift).kv_head();
     case Split::Row:
-      return MemberSharding::partitioned(1);
+      return MemberSharding::partitioned(shift + 1);
     case Split::FusedQkv:
     case Split::FusedGateUp:
-      return MemberSharding::partitioned_segments(0, segments(split, sizes));
+      return MemberSharding::partitioned_segments(shift, segments(split, sizes));
   }
   return MemberSharding::replicated();
+}
+
+MemberSharding sharding(Split split, const Sizes& sizes, recipe::Kind kind) {
+  if (kind != recipe::Kind::StackedExperts) return split_sharding(split, sizes, 0);
+  return split_sharding(split, sizes, 1).stacked_experts(0);
 }
 
 // `name` with `{}` standing for the expert, for an expert group.
@@ -176,12 +183,13 @@ Result<ParameterGroupSpec> layer_group(const recipe::Group& group, const Sizes& 
     }
     std::string target = prefix + expert_name(tensor.name, scope.expert);
     if (tensor.element == recipe::Element::F32) {
-      members.add(std::move(target), std::move(shape), sharding(tensor.split, sizes), Dtype::F32);
+      members.add(std::move(target), std::move(shape), sharding(tensor.split, sizes, group.kind),
+                  Dtype::F32);
     } else if (tensor.when == When::Always) {
-      members.add(std::move(target), std::move(shape), sharding(tensor.split, sizes));
+      members.add(std::move(target), std::move(shape), sharding(tensor.split, sizes, group.kind));
     } else {
-      members.add_present(index, std::move(target), std::move(shape), sharding(tensor.split, sizes),
-                          assumed(tensor.when, sizes));
+      members.add_present(index, std::move(target), std::move(shape),
+                          sharding(tensor.split, sizes, group.kind), assumed(tensor.when, sizes));
     }
   }
   std::string name = prefix + expert_name(group.name, scope.expert);
@@ -206,6 +214,7 @@ Result<ParameterGroupSpec> layer_group(const recipe::Group& group, const Sizes& 
                                              ParameterRole::FeedForwardIntermediate,
                                              config.intermediate_size, members.take(), scope);
     case recipe::Kind::Experts:
+    case recipe::Kind::StackedExperts:
       return ParameterGroupSpec::partitioned(std::move(name), ParameterRole::ExpertIntermediate,
                                              config.intermediate_size, members.take(), scope);
     case recipe::Kind::Replicated:

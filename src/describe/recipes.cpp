@@ -144,6 +144,29 @@ constexpr recipe::Family kMixtral = [] {
   return family;
 }();
 
+// granitemoe: llama attention and norms, a router, and the layer's experts
+// stacked on axis 0 of input_linear (gate | up) and output_linear (down).
+constexpr std::array kGraniteMoeRouter = {
+    Tensor{"block_sparse_moe.router.layer.weight", {E, H}, 2, Split::Replicated},
+};
+constexpr std::array kGraniteMoeExperts = {
+    Tensor{"block_sparse_moe.input_linear.weight", {E, Size::GateUpRows, H}, 3, Split::FusedGateUp},
+    Tensor{"block_sparse_moe.output_linear.weight", {E, H, I}, 3, Split::Row},
+};
+constexpr std::array kGraniteMoeLayer = {
+    Group{"self_attn", Kind::Attention, kLlamaAttention},
+    Group{"norms", Kind::Replicated, kLlamaNorms},
+    Group{"block_sparse_moe.router", Kind::Replicated, kGraniteMoeRouter},
+    Group{"block_sparse_moe.experts", Kind::StackedExperts, kGraniteMoeExperts},
+};
+constexpr recipe::Family kGraniteMoe = [] {
+  recipe::Family family;
+  family.final_norms = kModelNorm;
+  family.layer = kGraniteMoeLayer;
+  family.experts_key = "num_local_experts";
+  return family;
+}();
+
 // minimax_m1: mixtral's experts and an F32 router; attn_type_list gives each
 // layer lightning attention (0: q | k | v of each head fused in qkv_proj,
 // an output gate and a norm over the heads' outputs, all split by heads) or
@@ -197,7 +220,7 @@ constexpr std::string_view kMiniMaxM1Defaults = R"({"vocab_size": 32000, "hidden
   "num_key_value_heads": 8, "num_local_experts": 8, "tie_word_embeddings": false,
   "torch_dtype": "bfloat16"})";
 
-constexpr std::array<RecipeFamily, 8> kFamilies = {{
+constexpr std::array<RecipeFamily, 9> kFamilies = {{
     {"llama", &kLlama, Quantization::Mlx, {}, {}},
     {"mistral", &kLlama, Quantization::Mlx, {}, {}},
     {"qwen2", &kQwen2, Quantization::Mlx, {}, {}},
@@ -205,6 +228,7 @@ constexpr std::array<RecipeFamily, 8> kFamilies = {{
     {"phi3", &kPhi3, Quantization::Mlx, {}, {}},
     {"gemma2", &kGemma2, Quantization::Mlx, "Gemma2Config (transformers 4.57)", kGemma2Defaults},
     {"mixtral", &kMixtral, Quantization::Mlx, {}, {}},
+    {"granitemoe", &kGraniteMoe, Quantization::None, {}, {}},
     {"minimax_m1", &kMiniMaxM1, Quantization::None, "MiniMaxM1Config (MiniMax-M1 remote code)",
      kMiniMaxM1Defaults},
 }};

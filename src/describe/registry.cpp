@@ -12,7 +12,6 @@
 #include "describe/gemma3_family.hpp"
 #include "describe/gpt_neox_family.hpp"
 #include "describe/gpt_oss_family.hpp"
-#include "describe/granitemoe_family.hpp"
 #include "describe/qwen2_vl_family.hpp"
 #include "describe/qwen_family.hpp"
 #include "describe/qwen_moe_family.hpp"
@@ -34,7 +33,7 @@ constexpr std::string_view kQwen2VlDefaults = R"({"vision_config": {
   "in_channels": 3, "patch_size": 14, "spatial_merge_size": 2, "temporal_patch_size": 2}})";
 
 // The families with code of their own, after the recipe families.
-const std::array<FamilyEntry, 15> kCoded = {{
+const std::array<FamilyEntry, 14> kCoded = {{
     coded("falcon", describe_falcon, Quantization::Mlx),
     coded("gpt_oss", describe_gpt_oss, Quantization::Own),
     coded("qwen2_moe", describe_qwen2_moe, Quantization::Mlx),
@@ -47,7 +46,6 @@ const std::array<FamilyEntry, 15> kCoded = {{
     FamilyEntry{"qwen2_vl", nullptr, describe_qwen2_vl, Quantization::None,
                 "Qwen2VLVisionConfig (transformers 4.57)", kQwen2VlDefaults, true},
     coded("gemma3", describe_gemma3, Quantization::None),
-    coded("granitemoe", describe_granitemoe, Quantization::None),
     coded("deepseek_v2", describe_deepseek, Quantization::Own),
     coded("deepseek_v3", describe_deepseek, Quantization::Own),
     // Refused, naming the tensors config.json cannot size.

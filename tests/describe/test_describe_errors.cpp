@@ -55,7 +55,7 @@ TEST_CASE("another family, another quantization, no dtype: UnsupportedModel") {
     CHECK(supported_model_types().starts_with("llama, mistral, qwen2, qwen3, phi3, "));
     CHECK(supported_model_types().ends_with(
         ", falcon, gpt_oss, qwen2_moe, qwen3_moe, qwen3_5_moe, qwen3_5_moe_text, "
-        "gpt_neox, gpt_neox_reward_model, qwen, qwen2_vl, gemma3, granitemoe, deepseek_v2, "
+        "gpt_neox, gpt_neox_reward_model, qwen, qwen2_vl, gemma3, deepseek_v2, "
         "deepseek_v3"));
   }
   SUBCASE("fp8 quantization_config") {
