@@ -102,14 +102,25 @@ eredu_status eredu_model_describe(const char* path, const eredu_describe_options
         EREDU_TRY(where, text_argument(path, "path"));
         EREDU_TRY(describe, describe_options_argument(options));
         EREDU_TRY(require(out, "out"));
+        std::vector<std::string> warnings;
+        describe.warnings = &warnings;
         EREDU_TRY(description, describe_model(std::string(where), describe));
-        *out = new eredu_model{std::move(description)};
+        *out = new eredu_model{std::move(description), std::move(warnings)};
         return outcome::success();
       },
       out);
 }
 
 const char* eredu_model_types(void) { return supported_model_types().c_str(); }
+
+size_t eredu_model_warning_count(const eredu_model* model) {
+  return model == nullptr ? 0 : model->warnings.size();
+}
+
+const char* eredu_model_warning(const eredu_model* model, size_t index) {
+  if (model == nullptr || index >= model->warnings.size()) return nullptr;
+  return model->warnings[index].c_str();
+}
 
 eredu_status eredu_checkpoint_open(const char* path, eredu_checkpoint** out, eredu_error** error) {
   return firewall(

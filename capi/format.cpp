@@ -289,7 +289,7 @@ eredu_status eredu_expand_linear_format_model(const eredu_model* model,
           EREDU_TRY(builder.add_group(std::move(expanded)));
         }
         EREDU_TRY(built, std::move(builder).finish());
-        *out = new eredu_model{std::move(built)};
+        *out = new eredu_model{std::move(built), {}};
         return outcome::success();
       },
       out);

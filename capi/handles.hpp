@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "model/group.hpp"
@@ -50,6 +51,8 @@ struct eredu_member_list {
 
 struct eredu_model {
   std::shared_ptr<const eredu::ModelDescription> description;
+  /// What describing could not verify (eredu_model_warning).
+  std::vector<std::string> warnings;
 };
 
 /// A planned rank. Index runs are flattened here once, before the handle is

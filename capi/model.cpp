@@ -64,7 +64,7 @@ eredu_status eredu_model_new(const eredu_model_info* info, const eredu_group* co
           EREDU_TRY(builder.add_group(groups[i]->spec));
         }
         EREDU_TRY(description, std::move(builder).finish());
-        *out = new eredu_model{std::move(description)};
+        *out = new eredu_model{std::move(description), {}};
         return outcome::success();
       },
       out);
@@ -78,7 +78,7 @@ eredu_status eredu_model_from_json(const char* text, size_t length, eredu_model*
         EREDU_TRY(document, json_argument(text, length, "text"));
         EREDU_TRY(require(out, "out"));
         EREDU_TRY(description, load_groups_json(document));
-        *out = new eredu_model{std::move(description)};
+        *out = new eredu_model{std::move(description), {}};
         return outcome::success();
       },
       out);
@@ -137,7 +137,7 @@ eredu_status eredu_model_pad_vocab(const eredu_model* model, uint64_t multiple, 
         EREDU_TRY(require(model, "model"));
         EREDU_TRY(require(out, "out"));
         EREDU_TRY(padded, pad_vocabulary(*model->description, multiple));
-        *out = new eredu_model{std::move(padded)};
+        *out = new eredu_model{std::move(padded), model->warnings};
         return outcome::success();
       },
       out);

@@ -122,6 +122,22 @@ EREDU_API eredu_status eredu_read_tensor_info_init(eredu_read_tensor_info *info,
 EREDU_API const char *eredu_model_types(void);
 
 /**
+ * How many warnings eredu_model_describe left on `model`: what it could not
+ * verify, such as a weight index without `metadata.total_size` (the tensors
+ * are checked, their byte total is not; docs/describe.md). A model padded
+ * with eredu_model_pad_vocab keeps its source's; any other model has none.
+ * Cannot fail; 0 for a NULL model. Thread-safe.
+ */
+EREDU_API size_t eredu_model_warning_count(const eredu_model *model);
+
+/**
+ * Warning `index` of `model` (0 ≤ index < eredu_model_warning_count), a
+ * NUL-terminated UTF-8 sentence owned by the model and valid until it is
+ * freed; NULL for a NULL model or an index out of range. Thread-safe.
+ */
+EREDU_API const char *eredu_model_warning(const eredu_model *model, size_t index);
+
+/**
  * Describes the model at `path`, as `eredu describe` does (docs/describe.md):
  * a GGUF file from its metadata and tensor infos, or a model folder from its
  * config.json, checked against its weight index and, when they are on disk,

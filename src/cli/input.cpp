@@ -100,6 +100,9 @@ Result<Model> describe_folder(const std::string& dir,
     return eredu_model_describe(dir.c_str(), &options, &model, error);
   }));
   EREDU_TRY(padded, pad_vocab(Model(model), pad_vocab_multiple));
+  for (std::size_t i = 0; i < eredu_model_warning_count(padded.get()); ++i) {
+    std::fprintf(stderr, "warning: %s\n", eredu_model_warning(padded.get(), i));
+  }
   if (config_only) {
     std::fprintf(stderr,
                  "note: %s described from config.json alone (--config-only): shapes and bytes are "

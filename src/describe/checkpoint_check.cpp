@@ -60,12 +60,12 @@ Result<void> check_checkpoint(const ModelDescription& model, const WeightIndex& 
                  fmt::join(parts, "; "));
   }
   const std::uint64_t bytes = model.global_bytes();
-  if (bytes != index.total_size) {
-    const bool more = bytes > index.total_size;
+  if (index.total_size && bytes != *index.total_size) {
+    const std::uint64_t total = *index.total_size;
+    const bool more = bytes > total;
     return failf(Status::CheckpointMismatch,
                  "described bytes {} differ from {} metadata.total_size {} ({} by {})", bytes,
-                 index.file, index.total_size, more ? "more" : "fewer",
-                 more ? bytes - index.total_size : index.total_size - bytes);
+                 index.file, total, more ? "more" : "fewer", more ? bytes - total : total - bytes);
   }
   return outcome::success();
 }

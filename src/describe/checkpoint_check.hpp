@@ -11,9 +11,8 @@
 namespace eredu {
 
 /// Every index tensor is described exactly once and the described bytes
-/// equal `metadata.total_size`. Errors: CheckpointMismatch listing the first
-/// missing and extra names with their counts, or else both byte totals and
-/// their difference.
+/// equal `metadata.total_size` (when the index gives one). Errors: CheckpointMismatch listing the
+/// first missing and extra names with their counts, or else both byte totals and their difference.
 Result<void> check_checkpoint(const ModelDescription& model, const WeightIndex& index);
 
 }  // namespace eredu

@@ -3,6 +3,8 @@
 
 #include "describe/describe.hpp"
 
+#include <fmt/format.h>
+
 #include <filesystem>
 #include <optional>
 #include <string_view>
@@ -86,6 +88,11 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
   EREDU_TRY(model, std::move(builder).finish());
   if (!options.config_only) {
     EREDU_TRY(check_checkpoint(*model, index));
+    if (!index.total_size && options.warnings != nullptr) {
+      options.warnings->push_back(fmt::format(
+          "{}/{} gives no metadata.total_size: the tensors are checked, their bytes ({}) are not",
+          dir, index.file, model->global_bytes()));
+    }
   }
   if (checkpoint) {
     EREDU_TRY(check_stored_shapes(*model, *checkpoint));

@@ -9,6 +9,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/result.hpp"
 #include "model/model.hpp"
@@ -26,6 +27,10 @@ struct DescribeOptions {
   /// implementation builds from config.json (docs/describe.md,
   /// "Configuration only").
   bool config_only = false;
+  /// When set, receives what describing could not verify: a weight index
+  /// without `metadata.total_size` (or 0) leaves the byte total unchecked.
+  /// Appended to; owned by the caller.
+  std::vector<std::string>* warnings = nullptr;
 };
 
 /// Describes the decoder in folder `dir` by its config.json `model_type`,

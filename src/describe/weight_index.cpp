@@ -63,10 +63,14 @@ Result<WeightIndex> read_weight_index(const std::string& dir) {
   if (auto metadata = document.find("metadata"); metadata != document.end()) {
     if (auto found = metadata->find("total_size"); found != metadata->end()) total = &*found;
   }
-  if (total == nullptr || !total->is_number_unsigned()) {
-    return failf(Status::Parse, "{}: metadata.total_size must be an integer byte count", path);
+  // Some indexes give no total (`"metadata": {}`) or 0: the tensors are
+  // still checked, the byte total is not.
+  if (total != nullptr && !total->is_null()) {
+    if (!total->is_number_unsigned()) {
+      return failf(Status::Parse, "{}: metadata.total_size must be an integer byte count", path);
+    }
+    if (total->get<std::uint64_t>() != 0) index.total_size = total->get<std::uint64_t>();
   }
-  index.total_size = total->get<std::uint64_t>();
 
   auto map = document.find("weight_map");
   if (map == document.end() || !map->is_object()) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,8 +19,10 @@ namespace eredu {
 struct WeightIndex {
   std::string file;                // the index file's name inside the folder
   std::vector<std::string> names;  // weight_map keys, sorted byte-wise
-  std::uint64_t total_size = 0;    // metadata.total_size, bytes
-  bool config_only = false;        // no index: nothing is looked up or checked
+  /// metadata.total_size in bytes; nullopt when the index gives none or 0
+  /// (the byte total is then not checked, with a warning).
+  std::optional<std::uint64_t> total_size;
+  bool config_only = false;  // no index: nothing is looked up or checked
 
   /// True when `name` is a tensor of the index; without an index, `assumed`:
   /// whether the family's reference implementation builds it from the
@@ -39,7 +42,8 @@ bool has_weight_index(const std::string& dir);
 
 /// Reads the folder's weight index, preferring the safetensors one. Errors:
 /// Io (neither index exists or it cannot be read); Parse (not JSON, no
-/// `weight_map` object, no integer `metadata.total_size`).
+/// `weight_map` object, a `metadata.total_size` that is given but not an integer
+/// byte count).
 Result<WeightIndex> read_weight_index(const std::string& dir);
 
 }  // namespace eredu

@@ -181,6 +181,11 @@ TEST_SUITE("capi.misuse") {
     CHECK(types.ends_with(", deepseek_v2, deepseek_v3"));
   }
 
+  TEST_CASE("model warnings: none for NULL, NULL out of range") {
+    CHECK(eredu_model_warning_count(nullptr) == 0);
+    CHECK(eredu_model_warning(nullptr, 0) == nullptr);
+  }
+
   TEST_CASE("error objects") {
     CHECK(eredu_error_code(nullptr) == EREDU_OK);
     CHECK(std::string(eredu_error_message(nullptr)).empty());

@@ -760,6 +760,27 @@ class Models(unittest.TestCase):
             r"nlohmann_json \d+\.\d+\.\d+, boost \d+\.\d+\.\d+, zstd \d+\.\d+\.\d+, "
             r"xxhash \d+\.\d+\.\d+\)\nCLI11 \d+\.\d+\.\d+\n$")
 
+    def test_an_index_without_total_size_is_described_with_a_warning(self):
+        with tempfile.TemporaryDirectory() as folder:
+            source = model("qwen3-1.7b")
+            with open(os.path.join(source, "config.json"), encoding="utf-8") as handle:
+                config = handle.read()
+            with open(os.path.join(source, "model.safetensors.index.json"), encoding="utf-8") as handle:
+                index = json.load(handle)
+            total = index["metadata"].pop("total_size")
+            with open(os.path.join(folder, "config.json"), "w", encoding="utf-8") as handle:
+                handle.write(config)
+            with open(os.path.join(folder, "model.safetensors.index.json"), "w",
+                      encoding="utf-8") as handle:
+                json.dump(index, handle)
+            described = run("describe", folder)
+            self.assertEqual(described.returncode, 0, described.stderr)
+            self.assertEqual(described.stderr,
+                             f"warning: {folder}/model.safetensors.index.json gives no "
+                             f"metadata.total_size: the tensors are checked, their bytes "
+                             f"({total}) are not\n")
+            self.assertEqual(json.loads(described.stdout)["model"]["name"], os.path.basename(folder))
+
     def test_describe_help_lists_the_model_types(self):
         described = run("describe", "--help")
         self.assertEqual(described.returncode, 0)

@@ -325,5 +325,51 @@ TEST_CASE("gpt_oss without quantization: dense stacked experts") {
   CHECK(described.value()->info().experts == std::optional<std::uint64_t>{4});
 }
 
+TEST_CASE("an index without total_size: tensors checked, bytes not, with a warning") {
+  EditedFolder qwen("qwen3-1.7b");
+  const std::uint64_t bytes = qwen.index["metadata"]["total_size"].get<std::uint64_t>();
+  std::vector<std::string> warnings;
+  DescribeOptions options;
+  options.warnings = &warnings;
+  const std::string expected =
+      qwen.folder.str() +
+      "/model.safetensors.index.json gives no metadata.total_size: the tensors are checked, "
+      "their bytes (" +
+      std::to_string(bytes) + ") are not";
+  SUBCASE("absent") {
+    qwen.index["metadata"].erase("total_size");
+    auto model = qwen.describe(options);
+    REQUIRE_MESSAGE(model.has_value(), model.error().message);
+    CHECK(model.value()->global_bytes() == bytes);
+    CHECK(warnings == std::vector<std::string>{expected});
+  }
+  SUBCASE("0, or null, reads as absent") {
+    qwen.index["metadata"]["total_size"] = 0;
+    CHECK(qwen.describe(options).has_value());
+    qwen.index["metadata"]["total_size"] = nullptr;
+    CHECK(qwen.describe(options).has_value());
+    CHECK(warnings == std::vector<std::string>{expected, expected});
+  }
+  SUBCASE("the tensors are still checked") {
+    qwen.index["metadata"].erase("total_size");
+    qwen.index["weight_map"].erase("model.norm.weight");
+    const Error error = qwen.error();
+    CHECK(error.code == Status::CheckpointMismatch);
+    CHECK(error.message.find("model.norm.weight") != std::string::npos);
+  }
+  SUBCASE("a total that is not a byte count is refused") {
+    qwen.index["metadata"]["total_size"] = "3441149952";
+    const Error error = qwen.error();
+    CHECK(error.code == Status::Parse);
+    CHECK(error.message == qwen.folder.str() +
+                               "/model.safetensors.index.json: metadata.total_size must be an "
+                               "integer byte count");
+  }
+  SUBCASE("an index with its total leaves no warning") {
+    CHECK(qwen.describe(options).has_value());
+    CHECK(warnings.empty());
+  }
+}
+
 }  // namespace
 }  // namespace eredu

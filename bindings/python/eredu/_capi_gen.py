@@ -738,6 +738,13 @@ FUNCTIONS = {
         P(P(eredu_error)),  # error
     ]),
     "eredu_model_types": (ctypes.c_char_p, []),
+    "eredu_model_warning_count": (ctypes.c_size_t, [
+        P(eredu_model),  # model
+    ]),
+    "eredu_model_warning": (ctypes.c_char_p, [
+        P(eredu_model),  # model
+        ctypes.c_size_t,  # index
+    ]),
     "eredu_model_describe": (eredu_status, [
         ctypes.c_char_p,  # path
         P(eredu_describe_options),  # options

@@ -317,6 +317,15 @@ extern "C" {
     pub fn eredu_model_types() -> *const ::std::os::raw::c_char;
 }
 extern "C" {
+    pub fn eredu_model_warning_count(model: *const eredu_model) -> usize;
+}
+extern "C" {
+    pub fn eredu_model_warning(
+        model: *const eredu_model,
+        index: usize,
+    ) -> *const ::std::os::raw::c_char;
+}
+extern "C" {
     pub fn eredu_model_describe(
         path: *const ::std::os::raw::c_char,
         options: *const eredu_describe_options,
