@@ -15,6 +15,7 @@
 #include "describe/checkpoint_headers.hpp"
 #include "describe/config_defaults.hpp"
 #include "describe/gguf_describe.hpp"
+#include "describe/gptq_quantization.hpp"
 #include "describe/json_file.hpp"
 #include "describe/mlx_quantization.hpp"
 #include "describe/quantization_refusal.hpp"
@@ -44,10 +45,15 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
   fill_config_defaults(document, family->defaults);
   const ConfigFields config(document, dir);
   std::optional<MlxQuantization> mlx;
+  std::optional<PackedQuantization> packed;
   if (family->quantization == Quantization::Mlx) {
     EREDU_TRY(read, read_mlx_quantization(config));
     mlx = std::move(read);
     if (!mlx) {
+      EREDU_TRY(read_packed, read_packed_quantization(config));
+      packed = read_packed;
+    }
+    if (!mlx && !packed) {
       EREDU_TRY(refuse_quantization_config(config));
     }
   } else {
@@ -79,6 +85,10 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
   std::vector<ParameterGroupSpec> groups = std::move(described.groups);
   if (mlx) {
     EREDU_TRY(expanded, expand_mlx_groups(std::move(groups), *mlx, index));
+    groups = std::move(expanded);
+  }
+  if (packed) {
+    EREDU_TRY(expanded, expand_packed_groups(std::move(groups), *packed, index));
     groups = std::move(expanded);
   }
   EREDU_TRY(builder, ModelBuilder::create(ModelInfo{name, described.layers, described.experts}));

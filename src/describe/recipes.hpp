@@ -11,9 +11,10 @@
 
 namespace eredu {
 
-/// Which quantized checkpoints a family reads: an MLX `quantization`
-/// expanded over its plain two-axis linear weights (any
-/// `quantization_config` refused), its own `quantization_config` (gpt_oss,
+/// Which quantized checkpoints a family reads: an MLX `quantization`, or a
+/// GPTQ / AWQ `quantization_config` (gptq_quantization.hpp), expanded over
+/// its plain two-axis linear weights (any other `quantization_config`
+/// refused), its own `quantization_config` (gpt_oss,
 /// DeepSeek), or none (both refused).
 enum class Quantization { Mlx, Own, None };
 
