@@ -5,9 +5,12 @@
 
 #include <cctype>
 #include <limits>
+#include <numeric>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "core/checked.hpp"
 #include "core/text.hpp"
 
 namespace eredu {
@@ -93,14 +96,14 @@ Result<MemberSharding> physical_sharding(const MemberSharding& dense, const Phys
   MemberSharding out = dense;
   out.axis = *rule.axis;
   for (IndexRange& segment : out.segments) {
-    const std::uint64_t start = segment.start * rule.num;
-    const std::uint64_t end = segment.end * rule.num;
-    if (start % rule.den != 0 || end % rule.den != 0) {
+    const std::optional<std::uint64_t> start = checked_mul(segment.start, rule.num);
+    const std::optional<std::uint64_t> end = checked_mul(segment.end, rule.num);
+    if (!start || !end || *start % rule.den != 0 || *end % rule.den != 0) {
       return failf(Status::InvalidTensor,
                    "packed companion {}.{} segment {}..{} is not aligned to {}", module,
                    member.suffix, segment.start, segment.end, rule.den / rule.num);
     }
-    segment = IndexRange{start / rule.den, end / rule.den};
+    segment = IndexRange{*start / rule.den, *end / rule.den};
   }
   return out;
 }
@@ -176,12 +179,16 @@ Result<std::vector<PhysicalMember>> physical_members(const PackedQuantization& q
                  module, name, group, in);
   }
   const bool gptq = quantization.method == PackedMethod::Gptq;
-  if (gptq && in * bits % 32 != 0) {
+  // width × bits / 32 without the product: width must be a multiple of
+  // 32 / gcd(bits, 32), and the words are never more than the width.
+  const std::uint64_t common = std::gcd(bits, std::uint64_t{32});
+  const auto words = [&](std::uint64_t width) { return width / (32 / common) * (bits / common); };
+  if (gptq && in % (32 / common) != 0) {
     return failf(Status::InvalidTensor,
                  "{}: {} {}-bit input width {} does not fill whole 32-bit words", module, name,
                  bits, in);
   }
-  if (out * bits % 32 != 0) {
+  if (out % (32 / common) != 0) {
     return failf(Status::InvalidTensor,
                  "{}: {} {}-bit output width {} does not fill whole 32-bit words", module, name,
                  bits, out);
@@ -191,11 +198,11 @@ Result<std::vector<PhysicalMember>> physical_members(const PackedQuantization& q
   const AxisRule group_in = quantization.group_size ? per_group : AxisRule{};
   std::vector<PhysicalMember> members;
   if (gptq) {
-    members.push_back({"qweight", {in * bits / 32, out}, Dtype::I32, {1}, {0, bits, 32}});
+    members.push_back({"qweight", {words(in), out}, Dtype::I32, {1}, {0, bits, 32}});
   } else {
-    members.push_back({"qweight", {in, out * bits / 32}, Dtype::I32, {1, bits, 32}, {0}});
+    members.push_back({"qweight", {in, words(out)}, Dtype::I32, {1, bits, 32}, {0}});
   }
-  members.push_back({"qzeros", {in / group, out * bits / 32}, Dtype::I32, {1, bits, 32}, group_in});
+  members.push_back({"qzeros", {in / group, words(out)}, Dtype::I32, {1, bits, 32}, group_in});
   members.push_back({"scales", {in / group, out}, Dtype::F16, {1}, group_in});
   if (gptq) members.push_back({"g_idx", {in}, Dtype::I32, {}, {0}});
   return members;
