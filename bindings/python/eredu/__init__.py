@@ -70,7 +70,7 @@ from .plan import (ExpertRange, LayoutTotals, LocalModelLayout, LocalTensorLayou
 from .world import DEFAULT_MAX_WORLD, check_json, fit_json, plan_world_json
 from .launch import LaunchEnv, Launcher, launch_env
 from .checkpoint import (Checkpoint, ReadExtent, ReadPlan, ReadTensor, describe_model,
-                         read_plan)
+                         model_types, read_plan)
 from .format import (BlockFp8ScaleEncoding, GgmlTypeInfo, LinearFormat, LinearFormatKind,
                      LinearFormatSpec, expand_linear_format_group, expand_linear_format_member,
                      expand_linear_format_model, ggml_type_by_code, ggml_type_by_name)

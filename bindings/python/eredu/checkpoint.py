@@ -23,6 +23,12 @@ from .plan import take_text
 _byref = ctypes.byref
 
 
+def model_types():
+    """The config.json model_type values describe_model supports, in the
+    order of docs/describe.md's table (eredu_model_types)."""
+    return lib.eredu_model_types().decode("utf-8").split(", ")
+
+
 def describe_model(path, *, config_only=False, pad_vocab=None):
     """Describes the model at `path` as `eredu describe` does
     (eredu_model_describe): a .gguf file from its metadata and tensor

@@ -78,6 +78,13 @@ class ModelDescription(Handle):
         """Bytes of the tensors that have a dtype."""
         return lib.eredu_model_global_bytes(self._handle())
 
+    def warnings(self):
+        """What describing could not verify (eredu_model_warning), as a list
+        of sentences: e.g. a weight index without metadata.total_size."""
+        handle = self._handle()
+        return [lib.eredu_model_warning(handle, i).decode("utf-8")
+                for i in range(lib.eredu_model_warning_count(handle))]
+
     def info(self):
         """The `model` object of eredu.groups.v1 as (name, layers, experts),
         each None when absent."""

@@ -8,6 +8,7 @@ vocabulary 512. The read plan's text must equal what `eredu read-plan`
 prints (tests/data/stories260K.tp2.rank1.readplan.json), and read_into must
 reassemble the file's bytes."""
 import contextlib
+import json
 import os
 import pathlib
 import sys
@@ -53,6 +54,36 @@ class Stories260K(unittest.TestCase):
             self.assertEqual(model.global_bytes(), 1171200)
         with describe_model(pathlib.Path(GGUF), config_only=True) as model:
             self.assertEqual(model.tensor_count(), 48)  # a GGUF file: its own header
+
+    def test_a_file_leaves_no_warning(self):
+        with describe_model(GGUF) as model:
+            self.assertEqual(model.warnings(), [])
+
+    def test_an_index_without_total_size_leaves_a_warning(self):
+        source = os.path.join(REPO, "examples", "models", "qwen3-1.7b")
+        with tempfile.TemporaryDirectory() as folder:
+            with open(os.path.join(source, "config.json"), encoding="utf-8") as handle:
+                config = handle.read()
+            with open(os.path.join(source, "model.safetensors.index.json"),
+                      encoding="utf-8") as handle:
+                index = json.load(handle)
+            total = index["metadata"].pop("total_size")
+            with open(os.path.join(folder, "config.json"), "w", encoding="utf-8") as handle:
+                handle.write(config)
+            with open(os.path.join(folder, "model.safetensors.index.json"), "w",
+                      encoding="utf-8") as handle:
+                json.dump(index, handle)
+            with describe_model(folder) as model:
+                self.assertEqual(model.global_bytes(), total)
+                self.assertEqual(model.warnings(), [
+                    f"{folder}/model.safetensors.index.json gives no metadata.total_size: the "
+                    f"tensors are checked, their bytes ({total}) are not"])
+
+    def test_model_types_start_with_the_recipe_families(self):
+        types = eredu.model_types()
+        self.assertEqual(types[:5], ["llama", "mistral", "qwen2", "qwen3", "phi3"])
+        self.assertIn("qwen2_vl", types)
+        self.assertNotIn("deepseek_vl_v2", types)
 
     def test_describe_pads_the_vocabulary(self):
         # 512 rows of 256 bytes (at offset 145504) padded to a multiple of
