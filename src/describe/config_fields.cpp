@@ -108,6 +108,11 @@ Result<Dtype> ConfigFields::dtype() const {
                value->dump());
 }
 
+Result<Dtype> ConfigFields::dtype_or(const ConfigFields& nested) const {
+  if (field("torch_dtype") != nullptr || field("dtype") != nullptr) return dtype();
+  return nested.dtype();
+}
+
 Result<std::uint64_t> ConfigFields::product(const char* what,
                                             std::initializer_list<std::uint64_t> factors) const {
   return fold(file_, what, 1, factors, checked_mul);

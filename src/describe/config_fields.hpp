@@ -55,6 +55,9 @@ class ConfigFields {
   /// float16 as F32, BF16, F16. Errors: UnsupportedModel when neither is
   /// given or the value is another type.
   Result<Dtype> dtype() const;
+  /// dtype() when this config gives torch_dtype or dtype, else `nested`'s
+  /// (a multimodal config whose text_config carries it). Errors: dtype()'s.
+  Result<Dtype> dtype_or(const ConfigFields& nested) const;
   /// The product of `factors` (elements of a tensor axis derived from the
   /// config). Errors: Parse naming `what` when it overflows 64 bits.
   Result<std::uint64_t> product(const char* what,

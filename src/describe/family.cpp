@@ -41,16 +41,19 @@ Result<ParameterGroupSpec> head_group(const std::vector<std::string>& norms,
                                     GroupScope::output_head());
 }
 
-DecoderOutline decoder_outline(const DecoderConfig& config, const WeightIndex& index) {
+DecoderOutline decoder_outline(const DecoderConfig& config, const WeightIndex& index,
+                               std::string_view prefix) {
+  const std::string model = fmt::format("{}model.", prefix);
+  const std::string head = fmt::format("{}lm_head.weight", prefix);
   return DecoderOutline{config.num_hidden_layers,
                         config.vocab_size,
                         config.hidden_size,
                         config.dtype,
-                        uses_tied_head(config.tie_word_embeddings, index),
-                        "model.embed_tokens.weight",
-                        "model.layers.",
-                        {"model.norm.weight"},
-                        "lm_head.weight"};
+                        uses_tied_head(config.tie_word_embeddings, index, head),
+                        model + "embed_tokens.weight",
+                        model + "layers.",
+                        {model + "norm.weight"},
+                        head};
 }
 
 Result<FamilyGroups> decoder_groups(const DecoderOutline& outline, const LayerDescriber& layer,

@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -113,8 +114,10 @@ struct DecoderOutline {
 
 /// The outline of a llama-style decoder (llama, phi3, gpt_oss):
 /// `model.embed_tokens.weight`, layers `model.layers.L.`, final norm
-/// `model.norm.weight`, tied per uses_tied_head.
-DecoderOutline decoder_outline(const DecoderConfig& config, const WeightIndex& index);
+/// `model.norm.weight`, head `lm_head.weight`, tied per uses_tied_head;
+/// every name after `prefix` (a multimodal checkpoint's "language_model.").
+DecoderOutline decoder_outline(const DecoderConfig& config, const WeightIndex& index,
+                               std::string_view prefix = {});
 
 /// The groups of one layer in document order, given the layer's tensor
 /// prefix ("model.layers.3.") and scope (indexed, that layer).

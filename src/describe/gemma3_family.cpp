@@ -146,19 +146,11 @@ Result<ParameterGroupSpec> gemma3_norms_group(const DecoderConfig& config,
                                     scope);
 }
 
-// torch_dtype / dtype at the top level, else text_config's.
-Result<Dtype> gemma3_dtype(const ConfigFields& fields, const ConfigFields& text) {
-  if (fields.field("torch_dtype") != nullptr || fields.field("dtype") != nullptr) {
-    return fields.dtype();
-  }
-  return text.dtype();
-}
-
 }  // namespace
 
 Result<FamilyGroups> describe_gemma3(const ConfigFields& fields, const WeightIndex& index) {
   EREDU_TRY(text, fields.section("text_config"));
-  EREDU_TRY(dtype, gemma3_dtype(fields, text));
+  EREDU_TRY(dtype, fields.dtype_or(text));
   EREDU_TRY(config, read_decoder_config(text, dtype));
   // Gemma ties the output head to the embedding unless told otherwise.
   EREDU_TRY(top_tied, fields.flag("tie_word_embeddings", true));
@@ -173,16 +165,7 @@ Result<FamilyGroups> describe_gemma3(const ConfigFields& fields, const WeightInd
   }
   EREDU_TRY(rows, attention_rows(text, config));
   EREDU_TRY(visual, vision_groups(vision, index, config.hidden_size));
-  const std::string head = "language_model.lm_head.weight";
-  const DecoderOutline outline{config.num_hidden_layers,
-                               config.vocab_size,
-                               config.hidden_size,
-                               config.dtype,
-                               uses_tied_head(config.tie_word_embeddings, index, head),
-                               "language_model.model.embed_tokens.weight",
-                               "language_model.model.layers.",
-                               {"language_model.model.norm.weight"},
-                               head};
+  const DecoderOutline outline = decoder_outline(config, index, "language_model.");
   return decoder_groups(
       outline,
       [&](const std::string& prefix, GroupScope scope) -> Result<std::vector<ParameterGroupSpec>> {
