@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <array>
+#include <functional>
 #include <map>
 #include <string>
 #include <utility>
@@ -26,6 +27,8 @@ struct Mla {
   std::optional<std::uint64_t> q_lora_rank;  // null: a plain q_proj
   std::uint64_t kv_lora_rank = 0;
   std::uint64_t rope = 0;       // qk_rope_head_dim
+  std::uint64_t nope = 0;       // qk_nope_head_dim
+  std::uint64_t v_head = 0;     // v_head_dim
   std::uint64_t q_rows = 0;     // heads × (qk_nope_head_dim + qk_rope_head_dim)
   std::uint64_t kv_a_rows = 0;  // kv_lora_rank + qk_rope_head_dim
   std::uint64_t kv_b_rows = 0;  // heads × (qk_nope_head_dim + v_head_dim)
@@ -44,6 +47,8 @@ struct Moe {
 
 struct DeepSeekLayout {
   DecoderConfig decoder;
+  std::string prefix;  // before `model.` and `lm_head.`: "" or "language_model."
+
   Mla mla;
   std::optional<Moe> moe;
   std::optional<BlockFp8Format> fp8;
@@ -103,6 +108,8 @@ Result<Mla> read_mla(const ConfigFields& fields, const DecoderConfig& decoder) {
   mla.q_lora_rank = q_lora;
   mla.kv_lora_rank = kv_lora;
   mla.rope = rope;
+  mla.nope = nope;
+  mla.v_head = v_head;
   EREDU_TRY(q_rows, fields.product("q_b_proj rows", {heads, q_head}));
   EREDU_TRY(kv_a_rows, fields.sum("kv_lora_rank + qk_rope_head_dim", {kv_lora, rope}));
   EREDU_TRY(kv_b_rows, fields.product("kv_b_proj rows", {heads, kv_head}));
@@ -134,10 +141,9 @@ Result<std::optional<Moe>> read_moe(const ConfigFields& fields) {
   return std::optional<Moe>{moe};
 }
 
-Result<DeepSeekLayout> read_layout(const ConfigFields& fields) {
+Result<DeepSeekLayout> read_layout(const ConfigFields& fields, Dtype dtype,
+                                   std::optional<BlockFp8Format> fp8) {
   DeepSeekLayout layout;
-  EREDU_TRY(fp8, read_fp8(fields));
-  EREDU_TRY(dtype, fields.dtype());
   EREDU_TRY(decoder, read_decoder_config(fields, dtype));
   EREDU_TRY(mla, read_mla(fields, decoder));
   EREDU_TRY(moe, read_moe(fields));
@@ -204,8 +210,19 @@ Result<ParameterGroupSpec> attention_group(const DeepSeekLayout& layout, const W
   members.linear(attn + "kv_a_proj_with_mqa.weight", {mla.kv_a_rows, hidden},
                  MemberSharding::replicated());
   members.plain(attn + "kv_a_layernorm.weight", {mla.kv_lora_rank}, MemberSharding::replicated());
-  members.linear(attn + "kv_b_proj.weight", {mla.kv_b_rows, mla.kv_lora_rank},
-                 MemberSharding::partitioned(0));
+  if (index.contains(attn + "embed_q.weight", false)) {
+    // MLX stores kv_b_proj split per head: the key half transposed
+    // (embed_q [H, kv_lora_rank, qk_nope]) and the value half (unembed_out
+    // [H, v_head, kv_lora_rank]).
+    const std::uint64_t heads = layout.decoder.num_attention_heads;
+    members.linear(attn + "embed_q.weight", {heads, mla.kv_lora_rank, mla.nope},
+                   MemberSharding::partitioned(0));
+    members.linear(attn + "unembed_out.weight", {heads, mla.v_head, mla.kv_lora_rank},
+                   MemberSharding::partitioned(0));
+  } else {
+    members.linear(attn + "kv_b_proj.weight", {mla.kv_b_rows, mla.kv_lora_rank},
+                   MemberSharding::partitioned(0));
+  }
   members.linear(attn + "o_proj.weight", {hidden, mla.o_cols}, MemberSharding::partitioned(1));
   // The rotary inverse frequencies some checkpoints save: one per pair of
   // rope dimensions.
@@ -227,6 +244,25 @@ Result<ParameterGroupSpec> mlp_group(const DeepSeekLayout& layout, const WeightI
   members.linear(name + ".down_proj.weight", {hidden, intermediate},
                  MemberSharding::partitioned(1));
   return ParameterGroupSpec::partitioned(name, role, intermediate, members.take(), scope);
+}
+
+// MLX's routed experts, stacked per layer (`mlp.switch_mlp`): expert axis 0
+// split by expert rank, the intermediate channels as a dense MLP's.
+Result<ParameterGroupSpec> stacked_experts_group(const DeepSeekLayout& layout,
+                                                 const std::string& prefix, GroupScope scope) {
+  const std::string name = prefix + "mlp.switch_mlp";
+  const std::uint64_t experts = layout.moe->experts;
+  const std::uint64_t intermediate = layout.moe->intermediate;
+  const std::uint64_t hidden = layout.decoder.hidden_size;
+  Members members(layout.decoder.dtype);
+  members.add(name + ".gate_proj.weight", {experts, intermediate, hidden},
+              MemberSharding::partitioned(1).stacked_experts(0));
+  members.add(name + ".up_proj.weight", {experts, intermediate, hidden},
+              MemberSharding::partitioned(1).stacked_experts(0));
+  members.add(name + ".down_proj.weight", {experts, hidden, intermediate},
+              MemberSharding::partitioned(2).stacked_experts(0));
+  return ParameterGroupSpec::partitioned(name, ParameterRole::ExpertIntermediate, intermediate,
+                                         members.take(), scope);
 }
 
 // The router: one row of logits per expert and, for noaux_tc routing, a
@@ -251,11 +287,16 @@ Result<void> add_moe(std::vector<ParameterGroupSpec>& groups, const DeepSeekLayo
   EREDU_TRY(router, router_group(layout, index, prefix, scope));
   groups.push_back(std::move(router));
   const Moe& moe = *layout.moe;
-  for (std::uint64_t expert = 0; expert < moe.experts; ++expert) {
-    EREDU_TRY(group, mlp_group(layout, index, fmt::format("{}mlp.experts.{}", prefix, expert),
-                               ParameterRole::ExpertIntermediate, moe.intermediate,
-                               GroupScope::indexed(layer, expert)));
-    groups.push_back(std::move(group));
+  if (index.contains(prefix + "mlp.switch_mlp.gate_proj.weight", false)) {
+    EREDU_TRY(stacked, stacked_experts_group(layout, prefix, scope));
+    groups.push_back(std::move(stacked));
+  } else {
+    for (std::uint64_t expert = 0; expert < moe.experts; ++expert) {
+      EREDU_TRY(group, mlp_group(layout, index, fmt::format("{}mlp.experts.{}", prefix, expert),
+                                 ParameterRole::ExpertIntermediate, moe.intermediate,
+                                 GroupScope::indexed(layer, expert)));
+      groups.push_back(std::move(group));
+    }
   }
   if (moe.shared_intermediate > 0) {
     EREDU_TRY(shared, mlp_group(layout, index, prefix + "mlp.shared_experts",
@@ -293,7 +334,7 @@ Result<std::vector<ParameterGroupSpec>> layer_groups(const DeepSeekLayout& layou
 // stage, where vLLM runs it.
 Result<std::vector<ParameterGroupSpec>> mtp_groups(const DeepSeekLayout& layout,
                                                    const WeightIndex& index, std::uint64_t layer) {
-  const std::string prefix = fmt::format("model.layers.{}.", layer);
+  const std::string prefix = fmt::format("{}model.layers.{}.", layout.prefix, layer);
   const GroupScope scope = GroupScope::indexed(layout.decoder.num_hidden_layers - 1, std::nullopt);
   const std::uint64_t hidden = layout.decoder.hidden_size;
   const std::uint64_t vocab = layout.decoder.vocab_size;
@@ -330,24 +371,23 @@ Result<std::vector<ParameterGroupSpec>> expand_fp8(std::vector<ParameterGroupSpe
       });
 }
 
-}  // namespace
-
-Result<FamilyGroups> describe_deepseek(const ConfigFields& fields, const WeightIndex& index) {
-  EREDU_TRY(layout, read_layout(fields));
+// The groups of the language model `layout` describes: the decoder, its
+// multi-token-prediction layers before the head, block-FP8 expanded.
+Result<FamilyGroups> describe_layout(const DeepSeekLayout& layout, const WeightIndex& index) {
   const DecoderConfig& decoder = layout.decoder;
   EREDU_TRY(check_layer_count(decoder.num_hidden_layers, index.file, index.tensor_bound()));
   EREDU_TRY(described,
-            decoder_groups(decoder_outline(decoder, index),
+            decoder_groups(decoder_outline(decoder, index, layout.prefix),
                            [&](const std::string& prefix,
                                GroupScope scope) -> Result<std::vector<ParameterGroupSpec>> {
                              return layer_groups(layout, index, prefix, *scope.layer, scope);
                            }));
-  // The multi-token-prediction layers follow the decoder layers, before the
-  // head.
   std::vector<ParameterGroupSpec> mtp;
   for (std::uint64_t i = 0; i < layout.mtp_layers; ++i) {
     const std::uint64_t layer = decoder.num_hidden_layers + i;
-    if (!index.contains(fmt::format("model.layers.{}.eh_proj.weight", layer), true)) continue;
+    const std::string eh_proj =
+        fmt::format("{}model.layers.{}.eh_proj.weight", layout.prefix, layer);
+    if (!index.contains(eh_proj, true)) continue;
     EREDU_TRY(groups, mtp_groups(layout, index, layer));
     for (ParameterGroupSpec& group : groups) mtp.push_back(std::move(group));
   }
@@ -361,14 +401,13 @@ Result<FamilyGroups> describe_deepseek(const ConfigFields& fields, const WeightI
   return described;
 }
 
-Result<FamilyGroups> refuse_deepseek_vl_v2(const ConfigFields& fields, const WeightIndex& index) {
-  // The tensors outside the language model, by their first two name parts.
+// The index tensors outside the language model, by their first two name
+// parts and count ("vision_tower.* (390 tensors), …"); empty when none.
+std::string tensors_outside(const WeightIndex& index,
+                            const std::function<bool(const std::string&)>& language_model) {
   std::map<std::string, std::uint64_t> outside;
   for (const std::string& name : index.names) {
-    if (name.starts_with("model.layers.") || name.starts_with("model.embed_tokens.") ||
-        name.starts_with("model.norm.") || name.starts_with("lm_head.")) {
-      continue;
-    }
+    if (language_model(name)) continue;
     const std::size_t first = name.find('.');
     const std::size_t second = first == std::string::npos ? first : name.find('.', first + 1);
     ++outside[second == std::string::npos ? name : name.substr(0, second) + ".*"];
@@ -378,6 +417,46 @@ Result<FamilyGroups> refuse_deepseek_vl_v2(const ConfigFields& fields, const Wei
     listed += fmt::format("{}{} ({} tensor{})", listed.empty() ? "" : ", ", prefix, count,
                           count == 1 ? "" : "s");
   }
+  return listed;
+}
+
+}  // namespace
+
+Result<FamilyGroups> describe_deepseek(const ConfigFields& fields, const WeightIndex& index) {
+  EREDU_TRY(fp8, read_fp8(fields));
+  EREDU_TRY(dtype, fields.dtype());
+  EREDU_TRY(layout, read_layout(fields, dtype, fp8));
+  return describe_layout(layout, index);
+}
+
+Result<FamilyGroups> describe_mistral3(const ConfigFields& fields, const WeightIndex& index) {
+  EREDU_TRY(text, fields.section("text_config"));
+  const json* text_type = text.field("model_type");
+  if (text_type == nullptr || *text_type != "mistral4") {
+    return failf(Status::UnsupportedModel,
+                 "{}: model_type \"mistral3\" with text_config.model_type {} is not supported; "
+                 "supported: \"mistral4\"",
+                 fields.file(), text_type == nullptr ? "absent" : text_type->dump());
+  }
+  const std::string listed = tensors_outside(
+      index, [](const std::string& name) { return name.starts_with("language_model."); });
+  if (!listed.empty()) {
+    return failf(Status::UnsupportedModel,
+                 "{}: model_type \"mistral3\": only the language model is described; its vision "
+                 "tower and projector are not supported: {}",
+                 fields.file(), listed);
+  }
+  EREDU_TRY(dtype, fields.dtype_or(text));
+  EREDU_TRY(layout, read_layout(text, dtype, std::nullopt));
+  layout.prefix = "language_model.";
+  return describe_layout(layout, index);
+}
+
+Result<FamilyGroups> refuse_deepseek_vl_v2(const ConfigFields& fields, const WeightIndex& index) {
+  const std::string listed = tensors_outside(index, [](const std::string& name) {
+    return name.starts_with("model.layers.") || name.starts_with("model.embed_tokens.") ||
+           name.starts_with("model.norm.") || name.starts_with("lm_head.");
+  });
   return failf(Status::UnsupportedModel,
                "{}: model_type \"deepseek_vl_v2\" is not supported: config.json does not give the "
                "shapes of its vision and projector tensors{}{}",

@@ -33,7 +33,7 @@ constexpr std::string_view kQwen2VlDefaults = R"({"vision_config": {
   "in_channels": 3, "patch_size": 14, "spatial_merge_size": 2, "temporal_patch_size": 2}})";
 
 // The families with code of their own, after the recipe families.
-const std::array<FamilyEntry, 14> kCoded = {{
+const std::array<FamilyEntry, 15> kCoded = {{
     coded("falcon", describe_falcon, Quantization::Mlx),
     coded("gpt_oss", describe_gpt_oss, Quantization::Own),
     coded("qwen2_moe", describe_qwen2_moe, Quantization::Mlx),
@@ -48,6 +48,7 @@ const std::array<FamilyEntry, 14> kCoded = {{
     coded("gemma3", describe_gemma3, Quantization::None),
     coded("deepseek_v2", describe_deepseek, Quantization::Own),
     coded("deepseek_v3", describe_deepseek, Quantization::Own),
+    coded("mistral3", describe_mistral3, Quantization::Mlx),
     // Refused, naming the tensors config.json cannot size.
     FamilyEntry{
         "deepseek_vl_v2", nullptr, refuse_deepseek_vl_v2, Quantization::None, {}, {}, false},

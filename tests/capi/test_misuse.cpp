@@ -178,7 +178,7 @@ TEST_SUITE("capi.misuse") {
     CHECK(types.starts_with("llama, mistral, qwen2, qwen3, phi3, "));
     CHECK(types.find(", falcon, gpt_oss, qwen2_moe, ") != std::string::npos);
     CHECK(types.find(", qwen2_vl, ") != std::string::npos);
-    CHECK(types.ends_with(", deepseek_v2, deepseek_v3"));
+    CHECK(types.ends_with(", deepseek_v2, deepseek_v3, mistral3"));
   }
 
   TEST_CASE("model warnings: none for NULL, NULL out of range") {

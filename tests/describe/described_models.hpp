@@ -95,6 +95,17 @@ inline const ParameterGroupSpec& group_named(const ModelDescription& model,
   return *it;
 }
 
+/// The member of `group` whose target is `target`; the test stops when there
+/// is none.
+inline const ParameterMemberSpec& member_named(const ParameterGroupSpec& group,
+                                               const std::string& target) {
+  auto it =
+      std::find_if(group.members().begin(), group.members().end(),
+                   [&](const ParameterMemberSpec& member) { return member.target() == target; });
+  REQUIRE_MESSAGE(it != group.members().end(), "no member " << target);
+  return *it;
+}
+
 /// The member targets of `group`, in order.
 inline std::vector<std::string> targets(const ParameterGroupSpec& group) {
   std::vector<std::string> out;

@@ -26,6 +26,7 @@ using Shape = std::vector<std::uint64_t>;
 constexpr const char* kKimi = "kimi-k2-mini-deepseekv3-fp8";
 constexpr std::uint64_t kDescribedBytes = 23738431680;
 
+using test::member_named;
 using test::topology;
 
 // kimi with metadata.total_size set to the bytes its tensors have.
@@ -38,14 +39,6 @@ std::shared_ptr<const ModelDescription> kimi() {
     return described.value();
   }();
   return model;
-}
-
-const ParameterMemberSpec& member_named(const ParameterGroupSpec& group, const std::string& name) {
-  for (const ParameterMemberSpec& member : group.members()) {
-    if (member.target() == name) return member;
-  }
-  FAIL("no member ", name);
-  return group.members().front();
 }
 
 TEST_CASE("kimi's own index is refused: its total_size is not its tensors' bytes") {

@@ -56,7 +56,7 @@ TEST_CASE("another family, another quantization, no dtype: UnsupportedModel") {
     CHECK(supported_model_types().ends_with(
         ", falcon, gpt_oss, qwen2_moe, qwen3_moe, qwen3_5_moe, qwen3_5_moe_text, "
         "gpt_neox, gpt_neox_reward_model, qwen, qwen2_vl, gemma3, deepseek_v2, "
-        "deepseek_v3"));
+        "deepseek_v3, mistral3"));
   }
   SUBCASE("fp8 quantization_config") {
     config["quantization_config"] = {{"quant_method", "fp8"}};
