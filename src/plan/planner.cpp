@@ -20,9 +20,8 @@ namespace {
 
 constexpr const char* kLocalBytesOverflow = "the rank's local bytes overflow 64 bits";
 
-// Whether this rank's pipeline stage and expert rank own a group's scope
-// (docs/planning.md, "Ownership"), from the rank's owned layer and expert
-// ranges.
+}  // namespace
+
 bool owns_scope(const GroupScope& scope, const ParallelRankTopology& rank,
                 const LocalRanges& ranges) {
   switch (scope.kind) {
@@ -49,11 +48,21 @@ bool owns_scope(const GroupScope& scope, const ParallelRankTopology& rank,
   return true;
 }
 
+namespace {
+
+// Local shapes never exceed the global one, whose bytes fit 64 bits;
+// resolution checked the bytes of a padded one.
+std::uint64_t shape_bytes(Dtype dtype, const LocalShape& shape) {
+  std::uint64_t bytes = dtype_size(dtype);
+  for (std::uint64_t dimension : shape) bytes *= dimension;
+  return bytes;
+}
+
 class RankPlanner {
  public:
   RankPlanner(const ModelDescription& model, const ParallelRankTopology& rank,
               const LocalRanges* ranges, ShardingPolicy policy, const CompanionVerdicts* verdicts,
-              LocalModelLayout& layout)
+              LocalModelLayout* layout)
       : model_(model),
         rank_(rank),
         ranges_(ranges),
@@ -92,7 +101,11 @@ class RankPlanner {
     return outcome::success();
   }
 
-  Result<void> plan_group(std::uint32_t group_index, std::uint32_t first_flat) {
+  /// Resolves group `group_index` for this rank as if it owned it: each
+  /// member's placement (resolved_), stacked expert range (expert_ranges_),
+  /// the logical range, KV-head copies and whether it fell back. Errors as
+  /// plan_rank's for one group; failed_tensor_ names the member that failed.
+  Result<void> resolve_group(std::uint32_t group_index) {
     const ParameterGroupSpec& group = model_.groups()[group_index];
     const auto& members = group.members();
     const std::uint64_t parts = rank_.tensor_parallel_size();
@@ -127,23 +140,22 @@ class RankPlanner {
     failed_tensor_.clear();  // the fallback replaces the failed member
     if (fell_back) {
       resolved_.assign(members.size(), ResolvedMember{TensorPlacement::replicated(), 0});
-      fell_back_groups_.push_back(group_index);
     }
 
-    std::optional<IndexRange> logical_range;
-    // Tensor ranks per KV head under KV-head replication; 0 without it.
-    std::uint64_t kv_copies = 0;
-    if (auto kv = kv_replication(group, parts); kv && !fell_back) kv_copies = kv->copies();
+    fell_back_ = fell_back;
+    logical_range_.reset();
+    kv_copies_ = 0;
+    if (auto kv = kv_replication(group, parts); kv && !fell_back) kv_copies_ = kv->copies();
     if (auto units = group.partition_units()) {
       if (fell_back) {
-        logical_range = IndexRange{0, *units};
-      } else if (kv_copies != 0) {
-        const std::uint64_t head = tp_rank / kv_copies;
-        logical_range = IndexRange{head, head + 1};
+        logical_range_ = IndexRange{0, *units};
+      } else if (kv_copies_ != 0) {
+        const std::uint64_t head = tp_rank / kv_copies_;
+        logical_range_ = IndexRange{head, head + 1};
       } else {
         auto range = balanced_contiguous_range(*units, parts, tp_rank, false);
         if (!range) return fail(Status::InvalidTensor, range.error().message);
-        logical_range = range.value();
+        logical_range_ = range.value();
       }
     }
 
@@ -176,42 +188,69 @@ class RankPlanner {
       expert_ranges_[i] = range.value();
     }
 
+    return outcome::success();
+  }
+
+  /// The local shape of member `i` of the group resolve_group resolved.
+  LocalShape local_shape(const ParameterMemberSpec& member, std::size_t i) const {
+    LocalShape shape = resolved_[i].local_shape(member);
+    if (const auto& experts = expert_ranges_[i]) {
+      shape[*member.sharding().expert_axis] = experts->length();
+    }
+    return shape;
+  }
+
+  /// Each member's local bytes (nullopt without a dtype) when this rank
+  /// owns group `group_index`, ignoring its scope. Errors: resolve_group's.
+  Result<std::vector<std::optional<std::uint64_t>>> owned_bytes(std::uint32_t group_index) {
+    EREDU_TRY(resolve_group(group_index));
+    const auto& members = model_.groups()[group_index].members();
+    std::vector<std::optional<std::uint64_t>> bytes(members.size());
+    for (std::size_t i = 0; i < members.size(); ++i) {
+      if (auto dtype = members[i].dtype()) {
+        bytes[i] = shape_bytes(*dtype, local_shape(members[i], i));
+      }
+    }
+    return bytes;
+  }
+
+  Result<void> plan_group(std::uint32_t group_index, std::uint32_t first_flat) {
+    EREDU_TRY(resolve_group(group_index));
+    const ParameterGroupSpec& group = model_.groups()[group_index];
+    const auto& members = group.members();
+    if (fell_back_) fell_back_groups_.push_back(group_index);
     // Without the preflight's ranges (it failed) ownership is not decided;
     // the layout is not returned then.
     const bool owned = ranges_ == nullptr || owns_scope(group.scope(), rank_, *ranges_);
     for (std::size_t i = 0; i < members.size(); ++i) {
       const std::uint32_t flat = first_flat + static_cast<std::uint32_t>(i);
-      LocalTensorLayout& entry = layout_.tensors[model_.position_of()[flat]];
+      LocalTensorLayout& entry = layout_->tensors[model_.position_of()[flat]];
       entry.group = &group;
       entry.member = &members[i];
-      entry.fell_back_to_replication = fell_back;
+      entry.fell_back_to_replication = fell_back_;
       if (!owned) {
         entry.placement = TensorPlacement::omit();
         entry.local_bytes = 0;
         totals_.omitted_tensors += 1;
         continue;
       }
-      entry.local_shape = resolved_[i].local_shape(members[i]);
+      entry.local_shape = local_shape(members[i], i);
       entry.placement = std::move(resolved_[i].placement);
       if (const auto& experts = expert_ranges_[i]) {
         // The expert range on top of the tensor-parallel selection; a member
         // the tensor ranks replicate selects it as its range.
         const std::uint64_t axis = *members[i].sharding().expert_axis;
-        entry.local_shape[axis] = experts->length();
         if (entry.placement.kind == PlacementKind::Replicated) {
           entry.placement = TensorPlacement::range(axis, experts->start, experts->end);
         }
         entry.expert_range = experts;
       }
-      entry.logical_range = logical_range;
-      if (kv_copies != 0 && members[i].sharding().per_kv_head) entry.kv_head_copies = kv_copies;
+      entry.logical_range = logical_range_;
+      if (kv_copies_ != 0 && members[i].sharding().per_kv_head) entry.kv_head_copies = kv_copies_;
       entry.padding_rows = resolved_[i].padding_rows;
       totals_.materialized_tensors += 1;
       if (auto dtype = members[i].dtype()) {
-        // Local shapes never exceed the global one, whose bytes fit 64 bits;
-        // resolution checked the bytes of a padded one.
-        std::uint64_t bytes = dtype_size(*dtype);
-        for (std::uint64_t dimension : entry.local_shape) bytes *= dimension;
+        const std::uint64_t bytes = shape_bytes(*dtype, entry.local_shape);
         entry.local_bytes = bytes;
         // Padded shapes can sum past 64 bits where global ones cannot.
         const auto total = checked_add(totals_.local_bytes, bytes);
@@ -302,9 +341,12 @@ class RankPlanner {
   const LocalRanges* ranges_;  // nullptr when the preflight failed
   ShardingPolicy policy_;
   const CompanionVerdicts* verdicts_;
-  LocalModelLayout& layout_;  // planners of one layout write disjoint tensors
+  LocalModelLayout* layout_;  // planners of one layout write disjoint tensors; nullptr: none
   std::vector<ResolvedMember> resolved_;
   std::vector<std::optional<IndexRange>> expert_ranges_;  // per member, stacked experts
+  std::optional<IndexRange> logical_range_;               // of the group resolved
+  std::uint64_t kv_copies_ = 0;  // tensor ranks per KV head under KV-head replication, else 0
+  bool fell_back_ = false;       // the group resolved fell back to replication
   LayoutTotals totals_;
   std::vector<std::uint32_t> fell_back_groups_;
   std::vector<ErrorEntry> errors_;
@@ -371,7 +413,7 @@ Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>
   const std::vector<GroupSpan> spans = split_groups(*model, parts);
   std::vector<RankPlanner> planners(
       spans.size(), RankPlanner(*model, rank_topology, ranges ? &ranges.value() : nullptr, policy,
-                                verdicts, layout));
+                                verdicts, &layout));
   auto plan_span = [&](std::size_t i) {
     planners[i].plan_groups(spans[i].begin, spans[i].end, spans[i].first_flat);
   };
@@ -410,6 +452,13 @@ Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>
   EREDU_TRY(experts, rank_experts(layout));
   layout.experts = experts;
   return layout;
+}
+
+Result<std::vector<std::optional<std::uint64_t>>> owned_group_bytes(
+    const ModelDescription& model, std::uint32_t group, const ParallelRankTopology& rank,
+    const LocalRanges& ranges, ShardingPolicy policy) {
+  RankPlanner planner(model, rank, &ranges, policy, nullptr, nullptr);
+  return planner.owned_bytes(group);
 }
 
 }  // namespace eredu

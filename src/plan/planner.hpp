@@ -7,6 +7,8 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <vector>
 
 #include "core/result.hpp"
 #include "model/model.hpp"
@@ -37,5 +39,19 @@ Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>
                                    const ParallelTopology& topology, std::uint64_t rank,
                                    ShardingPolicy policy, unsigned threads = 0,
                                    const CompanionVerdicts* verdicts = nullptr);
+
+/// Whether the rank owns a group of scope `scope` (docs/planning.md,
+/// "Ownership"), given its layer and expert ranges (local_ranges).
+bool owns_scope(const GroupScope& scope, const ParallelRankTopology& rank,
+                const LocalRanges& ranges);
+
+/// Each member's local bytes (nullopt for a member without a dtype) of
+/// group `group` (an index into model.groups()) on `rank` as if the rank
+/// owned the group, whatever its scope: what plan_rank gives that group's
+/// tensors on an owning rank. `ranges` are the rank's local_ranges. Errors:
+/// plan_rank's errors for that one group (InvalidTensor). Pure; thread-safe.
+Result<std::vector<std::optional<std::uint64_t>>> owned_group_bytes(
+    const ModelDescription& model, std::uint32_t group, const ParallelRankTopology& rank,
+    const LocalRanges& ranges, ShardingPolicy policy);
 
 }  // namespace eredu
