@@ -6,13 +6,13 @@
 #include <algorithm>
 
 #include "admission/check.hpp"
+#include "admission/fit_figures.hpp"
 
 namespace eredu {
-namespace {
 
-FitTopology fit_one(const std::shared_ptr<const ModelDescription>& model,
-                    const ParallelTopology& topology, ShardingPolicy policy,
-                    const AdmissionPolicy& admission, unsigned threads) {
+FitTopology fit_topology(const std::shared_ptr<const ModelDescription>& model,
+                         const ParallelTopology& topology, ShardingPolicy policy,
+                         const AdmissionPolicy& admission, unsigned threads) {
   FitTopology row{topology, false, false, std::nullopt, std::nullopt};
   auto report = check_world(model, topology, policy, admission, WorldOptions::on_threads(threads));
   if (!report) {
@@ -32,8 +32,6 @@ FitTopology fit_one(const std::shared_ptr<const ModelDescription>& model,
   row.device_peak_bytes = peak;
   return row;
 }
-
-}  // namespace
 
 std::optional<std::uint64_t> FitReport::smallest_fitting_world() const {
   for (const FitTopology& row : topologies) {
@@ -62,9 +60,14 @@ Result<FitReport> fit_topologies(std::shared_ptr<const ModelDescription> model,
     }
   }
   const std::uint64_t total = report.topologies.size();
+  FitFigures figures(report.model, policy, admission);
   for (std::uint64_t i = 0; i < total; ++i) {
     FitTopology& row = report.topologies[i];
-    row = fit_one(report.model, row.topology, policy, admission, threads);
+    // A topology some group does not plan on is planned in full for its
+    // exact error.
+    std::optional<FitTopology> fast = figures.row(row.topology);
+    row = fast ? std::move(*fast)
+               : fit_topology(report.model, row.topology, policy, admission, threads);
     if (progress && !progress(i + 1, total)) {
       return failf(Status::Cancelled,
                    "cancelled by the progress callback after {} of {} topologies", i + 1, total);

@@ -55,10 +55,19 @@ struct FitReport {
 /// false cancels.
 using FitProgress = std::function<bool(std::uint64_t done, std::uint64_t total)>;
 
-/// Plans and admits every topology T × P × E × 1 with T·P·E ≤ `max_world`
-/// (check_world on each, on `threads` threads). A topology's own errors
-/// are recorded, not returned. Errors: InvalidArgument (max_world 0 or above
-/// kMaxFitWorld); Cancelled when `progress` returned false; OutOfMemory.
+/// The row of one topology, planned and admitted in full (check_world on
+/// `threads` threads): what fit_topologies' memoized rows must equal.
+FitTopology fit_topology(const std::shared_ptr<const ModelDescription>& model,
+                         const ParallelTopology& topology, ShardingPolicy policy,
+                         const AdmissionPolicy& admission, unsigned threads);
+
+/// Plans and admits every topology T × P × E × 1 with T·P·E ≤ `max_world`.
+/// Each distinct group is planned once per tensor rank and expert range and
+/// every rank's figures are summed from those answers (FitFigures); a
+/// topology whose figures would overflow is planned in full (fit_topology,
+/// on `threads` threads). A topology's own errors are recorded, not
+/// returned: its lowest failing rank's code and message. Errors: InvalidArgument (max_world 0 or
+/// above kMaxFitWorld); Cancelled when `progress` returned false; OutOfMemory.
 Result<FitReport> fit_topologies(std::shared_ptr<const ModelDescription> model,
                                  ShardingPolicy policy, const AdmissionPolicy& admission,
                                  std::uint64_t max_world, unsigned threads = 0,
