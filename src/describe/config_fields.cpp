@@ -5,6 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <limits>
+
 #include "core/checked.hpp"
 
 namespace eredu {
@@ -79,6 +82,50 @@ Result<std::uint64_t> ConfigFields::required_count(const char* key) const {
   EREDU_TRY(value, optional_count(key));
   if (!value) return failf(Status::Parse, "{}: required field {} is missing", file_, key);
   return *value;
+}
+
+Result<std::int64_t> ConfigFields::required_integer(const char* key) const {
+  const json* value = field(key);
+  if (value == nullptr) return failf(Status::Parse, "{}: required field {} is missing", file_, key);
+  if (!value->is_number_integer() ||
+      (value->is_number_unsigned() &&
+       value->get<std::uint64_t>() >
+           static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max()))) {
+    return failf(Status::Parse, "{}: {} must be an integer that fits 64 bits, got {}", file_, key,
+                 shown_count(*value));
+  }
+  return value->get<std::int64_t>();
+}
+
+Result<std::optional<std::string>> ConfigFields::optional_string(const char* key) const {
+  const json* value = field(key);
+  if (value == nullptr) return std::optional<std::string>{};
+  if (!value->is_string()) {
+    return failf(Status::Parse, "{}: {} must be a string, got {}", file_, key, value->dump());
+  }
+  return std::optional<std::string>{value->get<std::string>()};
+}
+
+Result<std::vector<std::string>> ConfigFields::string_list(const char* key) const {
+  const json* value = field(key);
+  std::vector<std::string> out;
+  if (value == nullptr) return out;
+  const bool strings =
+      value->is_array() &&
+      std::all_of(value->begin(), value->end(), [](const json& e) { return e.is_string(); });
+  if (!strings) {
+    return failf(Status::Parse, "{}: {} must be an array of strings, got {}", file_, key,
+                 value->dump());
+  }
+  for (const json& each : *value) out.push_back(each.get<std::string>());
+  return out;
+}
+
+std::vector<std::string> ConfigFields::keys() const {
+  std::vector<std::string> out;
+  if (!config_.is_object()) return out;
+  for (const auto& [key, value] : config_.items()) out.push_back(key);
+  return out;
 }
 
 Result<bool> ConfigFields::flag(const char* key, bool fallback) const {

@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include "core/result.hpp"
 #include "format/dtype.hpp"
@@ -49,8 +50,19 @@ class ConfigFields {
   Result<std::optional<std::uint64_t>> optional_size(const char* key) const;
   /// A positive integer. Errors: Parse when missing or not one.
   Result<std::uint64_t> required_count(const char* key) const;
+  /// An integer that fits 64 signed bits, negative ones too (GPTQ's
+  /// `group_size` -1). Errors: Parse when missing or not one.
+  Result<std::int64_t> required_integer(const char* key) const;
   /// A boolean, `fallback` when not given. Errors: Parse when not a boolean.
   Result<bool> flag(const char* key, bool fallback) const;
+  /// A string, or nullopt when not given. Errors: Parse when not a string.
+  Result<std::optional<std::string>> optional_string(const char* key) const;
+  /// An array of strings (`ignore`, `exclude_modules`), empty when not
+  /// given. Errors: Parse when not an array of strings.
+  Result<std::vector<std::string>> string_list(const char* key) const;
+  /// The keys of these fields, sorted (a quantization config's
+  /// `config_groups`).
+  std::vector<std::string> keys() const;
   /// `torch_dtype` (transformers < 4.56) or `dtype`: float32, bfloat16,
   /// float16 as F32, BF16, F16. Errors: UnsupportedModel when neither is
   /// given or the value is another type.

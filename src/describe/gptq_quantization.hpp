@@ -32,12 +32,15 @@ struct PackedQuantization {
 };
 
 /// Reads `quantization_config` when its quant_method is "gptq" or "awq";
-/// nullopt otherwise (absent, or another method). Errors, naming
-/// `<file>: quantization_config`: Parse for a missing or non-integer bits or
-/// group_size, a non-boolean desc_act; InvalidFormat for bits GPTQ (2, 3, 4,
-/// 8) or AWQ (4) does not support, a group_size that is neither positive nor
-/// (GPTQ only) -1; UnsupportedModel for a GPTQ checkpoint_format other than
-/// "gptq", an AWQ version other than "gemm", an AWQ zero_point false.
+/// nullopt otherwise (absent, or another method). Fields are read through
+/// ConfigFields::section, so errors name `<file> quantization_config`:
+/// Parse for a missing or non-positive bits, a missing or non-integer
+/// group_size, a non-boolean desc_act / is_marlin_format / zero_point, a
+/// non-string checkpoint_format / version; InvalidFormat for bits GPTQ (2,
+/// 3, 4, 8) or AWQ (4) does not support, a group_size that is neither
+/// positive (fitting 32 bits) nor (GPTQ only) -1; UnsupportedModel for a
+/// GPTQ checkpoint_format other than "gptq", an AWQ version other than
+/// "gemm", an AWQ zero_point false.
 Result<std::optional<PackedQuantization>> read_packed_quantization(const ConfigFields& config);
 
 /// Expands `groups`: every two-axis member `<m>.weight` [out, in] whose
@@ -54,9 +57,10 @@ Result<std::optional<PackedQuantization>> read_packed_quantization(const ConfigF
 /// every cut lands on whole words and whole groups. With one group (GPTQ
 /// group_size -1) an input split replicates scales and zeros, as vLLM does;
 /// under act-order (desc_act) with groups an input split would cut groups,
-/// so the group keeps 1 unit and only tensor size 1 plans it. Errors
-/// (InvalidTensor, naming the module): an input width that the group size
-/// does not divide, or a width that does not fill whole 32-bit words.
+/// so the group keeps 1 unit and only tensor size 1 plans it
+/// (expand_physical_linears). Errors (InvalidTensor, naming the module): an
+/// input width that the group size does not divide, or a width that does
+/// not fill whole 32-bit words; and expand_physical_linears' errors.
 Result<std::vector<ParameterGroupSpec>> expand_packed_groups(std::vector<ParameterGroupSpec> groups,
                                                              const PackedQuantization& quantization,
                                                              const WeightIndex& index);

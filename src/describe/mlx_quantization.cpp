@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "core/text.hpp"
+#include "describe/physical_linear.hpp"
 #include "describe/quantization_refusal.hpp"
 #include "model/expand.hpp"
 
@@ -61,16 +62,6 @@ Result<AffineQuantization> read_affine(const json& object,
 
 bool is_parameter_key(std::string_view key) {
   return key == "group_size" || key == "bits" || key == "mode";
-}
-
-// `<module>.weight` → `<module>`, or nullopt for other targets.
-std::optional<std::string> weight_module(const std::string& target) {
-  constexpr std::string_view kSuffix = ".weight";
-  if (target.size() <= kSuffix.size() ||
-      target.compare(target.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0) {
-    return std::nullopt;
-  }
-  return target.substr(0, target.size() - kSuffix.size());
 }
 
 }  // namespace

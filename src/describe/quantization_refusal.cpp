@@ -3,6 +3,8 @@
 
 #include "describe/quantization_refusal.hpp"
 
+#include <cctype>
+
 #include "core/text.hpp"
 
 namespace eredu {
@@ -23,6 +25,19 @@ std::string quantization_label(const json& quantization_config) {
                      : "bitsandbytes 4-bit quantization";
   }
   return fmt::format("{} quantization (quantization_config.quant_method)", debug_quoted(name));
+}
+
+std::string ascii_lowered(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+std::optional<std::string> quantization_method(const ConfigFields& config) {
+  const json* object = config.field("quantization_config");
+  if (object == nullptr || !object->is_object()) return std::nullopt;
+  auto method = object->find("quant_method");
+  if (method == object->end() || !method->is_string()) return std::nullopt;
+  return ascii_lowered(method->get<std::string>());
 }
 
 Result<void> refuse_quantization_config(const ConfigFields& config) {

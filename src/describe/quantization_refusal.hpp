@@ -5,6 +5,7 @@
 // the name users know them by (docs/describe.md).
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "core/result.hpp"
@@ -17,6 +18,16 @@ namespace eredu {
 /// quantization (quantization_config.quant_method)", or the object itself
 /// when it has no quant_method.
 std::string quantization_label(const nlohmann::json& quantization_config);
+
+/// `text` with its ASCII letters lowered: quantization words (quant_method,
+/// checkpoint_format, version) are matched case-insensitively, as vLLM does.
+std::string ascii_lowered(std::string text);
+
+/// config.json's `quantization_config.quant_method`, lowered, when
+/// `quantization_config` is an object with a string quant_method; nullopt
+/// otherwise (absent, another type, no method: refuse_quantization_config
+/// names those).
+std::optional<std::string> quantization_method(const ConfigFields& config);
 
 /// UnsupportedModel when config.json has a `quantization_config`, naming it
 /// (`<file>: <label> is not supported`); success otherwise.

@@ -207,7 +207,7 @@ TEST_CASE("gptq and awq: refused configurations") {
     const Error error = folder.error();
     CHECK(error.code == Status::InvalidFormat);
     CHECK(error.message == folder.file() +
-                               ": quantization_config: GPTQ bits must be one of 2, 3, 4, or 8, "
+                               " quantization_config: GPTQ bits must be one of 2, 3, 4, or 8, "
                                "got 5");
   }
   SUBCASE("AWQ bits") {
@@ -215,7 +215,7 @@ TEST_CASE("gptq and awq: refused configurations") {
     quantize(folder, awq_config(8), false, kAwqBytes);
     const Error error = folder.error();
     CHECK(error.code == Status::InvalidFormat);
-    CHECK(error.message == folder.file() + ": quantization_config: AWQ bits must be 4, got 8");
+    CHECK(error.message == folder.file() + " quantization_config: AWQ bits must be 4, got 8");
   }
   SUBCASE("GPTQ group size 0") {
     test::EditedFolder folder("qwen3-1.7b");
@@ -223,7 +223,7 @@ TEST_CASE("gptq and awq: refused configurations") {
     const Error error = folder.error();
     CHECK(error.code == Status::InvalidFormat);
     CHECK(error.message ==
-          folder.file() + ": quantization_config: GPTQ group_size must be positive or -1, got 0");
+          folder.file() + " quantization_config: GPTQ group_size must be positive or -1, got 0");
   }
   SUBCASE("AWQ gemv") {
     nlohmann::json config = awq_config();
@@ -233,7 +233,7 @@ TEST_CASE("gptq and awq: refused configurations") {
     const Error error = folder.error();
     CHECK(error.code == Status::UnsupportedModel);
     CHECK(error.message == folder.file() +
-                               ": quantization_config: AWQ version \"gemv\" is not supported; "
+                               " quantization_config: AWQ version \"gemv\" is not supported; "
                                "supported: \"gemm\"");
   }
   SUBCASE("a family without linear quantization") {
