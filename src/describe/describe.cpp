@@ -13,6 +13,7 @@
 #include "checkpoint/open.hpp"
 #include "describe/checkpoint_check.hpp"
 #include "describe/checkpoint_headers.hpp"
+#include "describe/compressed_tensors.hpp"
 #include "describe/config_defaults.hpp"
 #include "describe/gguf_describe.hpp"
 #include "describe/gptq_quantization.hpp"
@@ -46,6 +47,7 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
   const ConfigFields config(document, dir);
   std::optional<MlxQuantization> mlx;
   std::optional<PackedQuantization> packed;
+  std::optional<CompressedTensorsQuantization> compressed;
   if (family->quantization == Quantization::Mlx) {
     EREDU_TRY(read, read_mlx_quantization(config));
     mlx = std::move(read);
@@ -54,6 +56,10 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
       packed = read_packed;
     }
     if (!mlx && !packed) {
+      EREDU_TRY(read_compressed, read_compressed_tensors(config));
+      compressed = std::move(read_compressed);
+    }
+    if (!mlx && !packed && !compressed) {
       EREDU_TRY(refuse_quantization_config(config));
     }
   } else {
@@ -89,6 +95,10 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
   }
   if (packed) {
     EREDU_TRY(expanded, expand_packed_groups(std::move(groups), *packed, index));
+    groups = std::move(expanded);
+  }
+  if (compressed) {
+    EREDU_TRY(expanded, expand_compressed_tensors_groups(std::move(groups), *compressed, index));
     groups = std::move(expanded);
   }
   EREDU_TRY(builder, ModelBuilder::create(ModelInfo{name, described.layers, described.experts}));
