@@ -19,6 +19,7 @@
 #include "describe/gptq_quantization.hpp"
 #include "describe/json_file.hpp"
 #include "describe/mlx_quantization.hpp"
+#include "describe/modelopt_quantization.hpp"
 #include "describe/quantization_refusal.hpp"
 #include "describe/registry.hpp"
 #include "describe/weight_index.hpp"
@@ -48,6 +49,7 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
   std::optional<MlxQuantization> mlx;
   std::optional<PackedQuantization> packed;
   std::optional<CompressedTensorsQuantization> compressed;
+  std::optional<NvFp4Quantization> nvfp4;
   if (family->quantization == Quantization::Mlx) {
     EREDU_TRY(read, read_mlx_quantization(config));
     mlx = std::move(read);
@@ -60,6 +62,10 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
       compressed = std::move(read_compressed);
     }
     if (!mlx && !packed && !compressed) {
+      EREDU_TRY(read_nvfp4, read_modelopt_quantization(config));
+      nvfp4 = std::move(read_nvfp4);
+    }
+    if (!mlx && !packed && !compressed && !nvfp4) {
       EREDU_TRY(refuse_quantization_config(config));
     }
   } else {
@@ -99,6 +105,10 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
   }
   if (compressed) {
     EREDU_TRY(expanded, expand_compressed_tensors_groups(std::move(groups), *compressed, index));
+    groups = std::move(expanded);
+  }
+  if (nvfp4) {
+    EREDU_TRY(expanded, expand_nvfp4_groups(std::move(groups), *nvfp4, index));
     groups = std::move(expanded);
   }
   EREDU_TRY(builder, ModelBuilder::create(ModelInfo{name, described.layers, described.experts}));
