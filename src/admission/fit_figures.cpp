@@ -13,64 +13,6 @@
 namespace eredu {
 namespace {
 
-void push_optional(std::vector<std::uint64_t>& out, std::optional<std::uint64_t> value) {
-  out.push_back(value ? 1 : 0);
-  out.push_back(value.value_or(0));
-}
-
-// What planning reads of a member: its dtype, shape and sharding.
-void push_member(std::vector<std::uint64_t>& out, const ParameterMemberSpec& member) {
-  const auto dtype = member.dtype();
-  push_optional(
-      out, dtype ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(*dtype)) : std::nullopt);
-  out.push_back(member.global_shape().size());
-  out.insert(out.end(), member.global_shape().begin(), member.global_shape().end());
-  const MemberSharding& sharding = member.sharding();
-  out.push_back(static_cast<std::uint64_t>(sharding.kind));
-  out.push_back(sharding.axis);
-  out.push_back(sharding.segments.size());
-  for (const IndexRange& segment : sharding.segments) {
-    out.push_back(segment.start);
-    out.push_back(segment.end);
-  }
-  out.push_back(sharding.per_kv_head ? 1 : 0);
-  push_optional(out, sharding.expert_axis);
-}
-
-// Everything planning reads of a group but its names and the layer and
-// expert it belongs to; encoded formats are compared apart (format_shapes).
-std::vector<std::uint64_t> signature(const ParameterGroupSpec& group) {
-  std::vector<std::uint64_t> out;
-  out.push_back(static_cast<std::uint64_t>(group.role()));
-  push_optional(out, group.partition_units());
-  push_optional(out, group.query_units());
-  push_optional(out, group.vocab_pad_multiple());
-  out.push_back(static_cast<std::uint64_t>(group.scope().kind));
-  out.push_back(group.scope().expert ? 1 : 0);
-  out.push_back(group.members().size());
-  for (const ParameterMemberSpec& member : group.members()) push_member(out, member);
-  out.push_back(group.encoded().size());
-  for (const EncodedMatrix& matrix : group.encoded()) {
-    out.push_back(matrix.first);
-    out.push_back(matrix.count);
-    push_member(out, matrix.logical);
-  }
-  return out;
-}
-
-// The encoded formats of a group without their companions' names.
-std::vector<LinearFormatSpec> format_shapes(const ParameterGroupSpec& group) {
-  std::vector<LinearFormatSpec> out;
-  for (const EncodedMatrix& matrix : group.encoded()) {
-    const LinearFormatSpec& format = matrix.format;
-    out.push_back(LinearFormatSpec::raw(
-        format.encoding(), format.scale() ? std::optional<std::string>("") : std::nullopt,
-        format.affine_bias() ? std::optional<std::string>("") : std::nullopt,
-        format.companion_dtype()));
-  }
-  return out;
-}
-
 bool is_layer_scope(const GroupScope& scope) {
   return scope.kind == GroupScope::Kind::Indexed && scope.layer.has_value();
 }
@@ -93,31 +35,19 @@ FitFigures::FitFigures(std::shared_ptr<const ModelDescription> model, ShardingPo
     : model_(std::move(model)), policy_(policy), admission_(std::move(admission)) {
   const bool experts_apart = admission_.expert_cache().has_value();
   const auto& groups = model_->groups();
-  std::map<std::vector<std::uint64_t>, std::vector<std::uint32_t>> buckets;
-  std::vector<std::vector<LinearFormatSpec>> formats;  // by class
+  const std::vector<std::uint32_t>& class_of = model_->group_classes();
   std::map<std::uint64_t, std::map<std::uint32_t, LayerClass>> layers;
-  class_of_.resize(groups.size());
   for (std::uint32_t g = 0; g < groups.size(); ++g) {
     const ParameterGroupSpec& group = groups[g];
-    std::vector<LinearFormatSpec> shapes = format_shapes(group);
-    std::vector<std::uint32_t>& bucket = buckets[signature(group)];
-    auto same = std::find_if(bucket.begin(), bucket.end(),
-                             [&](std::uint32_t c) { return formats[c] == shapes; });
-    std::uint32_t id = 0;
-    if (same != bucket.end()) {
-      id = *same;
-    } else {
-      id = static_cast<std::uint32_t>(classes_.size());
+    const std::uint32_t id = class_of[g];
+    if (id == classes_.size()) {
       GroupClass added{g, group.stacks_experts(), {}};
       for (const ParameterMemberSpec& member : group.members()) {
         const bool routed = group.scope().expert || member.sharding().expert_axis;
         added.counted.push_back(!(experts_apart && routed));
       }
       classes_.push_back(std::move(added));
-      formats.push_back(std::move(shapes));
-      bucket.push_back(id);
     }
-    class_of_[g] = id;
     if (!is_layer_scope(group.scope())) {
       static_groups_.push_back(g);
       continue;
@@ -207,7 +137,8 @@ std::optional<std::uint64_t> FitFigures::static_bytes(const ParallelRankTopology
   std::uint64_t total = 0;
   for (std::uint32_t g : static_groups_) {
     if (!owns_scope(model_->groups()[g].scope(), rank, ranges)) continue;
-    const auto sum = checked_add(total, class_bytes(class_of_[g], rank, ranges)->second);
+    const auto sum =
+        checked_add(total, class_bytes(model_->group_classes()[g], rank, ranges)->second);
     if (!sum) return std::nullopt;
     total = *sum;
   }
@@ -216,8 +147,8 @@ std::optional<std::uint64_t> FitFigures::static_bytes(const ParallelRankTopology
 
 std::optional<Error> FitFigures::first_group_error(const ParallelRankTopology& rank,
                                                    const LocalRanges& ranges) {
-  for (std::uint32_t g = 0; g < class_of_.size(); ++g) {
-    if (class_bytes(class_of_[g], rank, ranges)) continue;
+  for (std::uint32_t g = 0; g < model_->groups().size(); ++g) {
+    if (class_bytes(model_->group_classes()[g], rank, ranges)) continue;
     auto exact = owned_group_bytes(*model_, g, rank, ranges, policy_);
     if (exact) return std::nullopt;  // its class overflowed, it did not fail
     return Error{exact.error().code, exact.error().message};

@@ -26,8 +26,8 @@ namespace eredu {
 /// across topologies. Not thread-safe: one caller at a time.
 class FitFigures {
  public:
-  /// Sorts the model's groups into classes that plan alike (everything but
-  /// names and the layer or expert they belong to). O(groups + members).
+  /// Counts the model's groups of each class (group_classes) per layer.
+  /// O(groups + members).
   FitFigures(std::shared_ptr<const ModelDescription> model, ShardingPolicy policy,
              AdmissionPolicy admission);
 
@@ -41,7 +41,7 @@ class FitFigures {
   std::optional<FitTopology> row(const ParallelTopology& topology);
 
  private:
-  // A group of each class stands for all of them.
+  // A group of each class (ModelDescription::group_classes) stands for all.
   struct GroupClass {
     std::uint32_t representative = 0;
     bool stacks_experts = false;

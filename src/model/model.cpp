@@ -3,6 +3,8 @@
 
 #include "model/model.hpp"
 
+#include "model/group_class.hpp"
+
 #include <fmt/ranges.h>
 
 #include <algorithm>
@@ -130,6 +132,9 @@ Result<std::shared_ptr<const ModelDescription>> ModelBuilder::finish() && {
     model.by_target_[position] = order[position].second;
     model.position_of_[order[position].second] = position;
   }
+  model.group_classes_ = group_classes(model.groups_);
+  for (std::uint32_t id : model.group_classes_)
+    model.class_count_ = std::max(model.class_count_, id + 1);
   targets_.clear();
   return std::shared_ptr<const ModelDescription>(std::move(model_));
 }

@@ -48,6 +48,10 @@ class ModelDescription {
     return groups_[entry.group].members()[entry.member];
   }
   std::size_t tensor_count() const { return members_.size(); }
+  /// Each group's class (group_classes): groups of one class plan alike.
+  const std::vector<std::uint32_t>& group_classes() const { return group_classes_; }
+  /// The number of classes: one more than the largest of group_classes.
+  std::uint32_t class_count() const { return class_count_; }
   /// Sum of the global bytes of members with a dtype.
   std::uint64_t global_bytes() const { return global_bytes_; }
   /// Members without a dtype.
@@ -60,6 +64,8 @@ class ModelDescription {
   std::vector<MemberEntry> members_;
   std::vector<std::uint32_t> by_target_;
   std::vector<std::uint32_t> position_of_;
+  std::vector<std::uint32_t> group_classes_;
+  std::uint32_t class_count_ = 0;
   std::uint64_t global_bytes_ = 0;
   std::uint64_t unknown_bytes_tensors_ = 0;
 };

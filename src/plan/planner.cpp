@@ -58,6 +58,23 @@ std::uint64_t shape_bytes(Dtype dtype, const LocalShape& shape) {
   return bytes;
 }
 
+// One group resolved for one rank, as if the rank owned it.
+struct Resolution {
+  std::vector<ResolvedMember> members;
+  std::vector<std::optional<IndexRange>> expert_ranges;  // per member, stacked experts
+  std::optional<IndexRange> logical_range;
+  std::uint64_t kv_copies = 0;  // tensor ranks per KV head under KV-head replication, else 0
+  bool fell_back = false;       // fell back to replication
+
+  // The local shape of member `i`.
+  LocalShape local_shape(const ParameterMemberSpec& member, std::size_t i) const {
+    LocalShape shape = members[i].local_shape(member);
+    if (const auto& experts = expert_ranges[i])
+      shape[*member.sharding().expert_axis] = experts->length();
+    return shape;
+  }
+};
+
 class RankPlanner {
  public:
   RankPlanner(const ModelDescription& model, const ParallelRankTopology& rank,
@@ -68,7 +85,8 @@ class RankPlanner {
         ranges_(ranges),
         policy_(policy),
         verdicts_(verdicts),
-        layout_(layout) {}
+        layout_(layout),
+        resolutions_(model.class_count()) {}
 
   /// Plans groups [begin, end), whose first member has flat index
   /// `first_flat`; a group that fails adds its error to errors() and
@@ -101,10 +119,9 @@ class RankPlanner {
     return outcome::success();
   }
 
-  /// Resolves group `group_index` for this rank as if it owned it: each
-  /// member's placement (resolved_), stacked expert range (expert_ranges_),
-  /// the logical range, KV-head copies and whether it fell back. Errors as
-  /// plan_rank's for one group; failed_tensor_ names the member that failed.
+  /// Resolves group `group_index` for this rank as if it owned it, into
+  /// scratch_. Errors as plan_rank's for one group; failed_tensor_ names the
+  /// member that failed.
   Result<void> resolve_group(std::uint32_t group_index) {
     const ParameterGroupSpec& group = model_.groups()[group_index];
     const auto& members = group.members();
@@ -112,7 +129,7 @@ class RankPlanner {
     const std::uint64_t tp_rank = rank_.tensor_parallel_rank();
 
     const bool even = policy_ == ShardingPolicy::RequireEven;
-    resolved_.clear();
+    scratch_.members.clear();
     std::optional<Error> unresolved = unsplittable_units(group);
     if (!unresolved && even) unresolved = uneven_scope(group);
     for (const ParameterMemberSpec& member : members) {
@@ -123,7 +140,7 @@ class RankPlanner {
         failed_tensor_ = member.target();
         break;
       }
-      resolved_.push_back(std::move(resolved).value());
+      scratch_.members.push_back(std::move(resolved).value());
     }
     if (!unresolved && !group.encoded().empty() && parts > 1) {
       if (verdicts_ != nullptr) {
@@ -139,32 +156,33 @@ class RankPlanner {
     }
     failed_tensor_.clear();  // the fallback replaces the failed member
     if (fell_back) {
-      resolved_.assign(members.size(), ResolvedMember{TensorPlacement::replicated(), 0});
+      scratch_.members.assign(members.size(), ResolvedMember{TensorPlacement::replicated(), 0});
     }
 
-    fell_back_ = fell_back;
-    logical_range_.reset();
-    kv_copies_ = 0;
-    if (auto kv = kv_replication(group, parts); kv && !fell_back) kv_copies_ = kv->copies();
+    scratch_.fell_back = fell_back;
+    scratch_.logical_range.reset();
+    scratch_.kv_copies = 0;
+    if (auto kv = kv_replication(group, parts); kv && !fell_back) scratch_.kv_copies = kv->copies();
     if (auto units = group.partition_units()) {
       if (fell_back) {
-        logical_range_ = IndexRange{0, *units};
-      } else if (kv_copies_ != 0) {
-        const std::uint64_t head = tp_rank / kv_copies_;
-        logical_range_ = IndexRange{head, head + 1};
+        scratch_.logical_range = IndexRange{0, *units};
+      } else if (scratch_.kv_copies != 0) {
+        const std::uint64_t head = tp_rank / scratch_.kv_copies;
+        scratch_.logical_range = IndexRange{head, head + 1};
       } else {
         auto range = balanced_contiguous_range(*units, parts, tp_rank, false);
         if (!range) return fail(Status::InvalidTensor, range.error().message);
-        logical_range_ = range.value();
+        scratch_.logical_range = range.value();
       }
     }
 
     const PlacementBounds bounds{rank_.world_size()};
     for (std::size_t i = 0; i < members.size(); ++i) {
       // A rank holding only vocabulary padding reads the empty range [V, V).
-      const TensorPlacement& placement = resolved_[i].placement;
-      if (resolved_[i].padding_rows != 0 && placement.start == placement.end) continue;
-      auto valid = validate_placement(resolved_[i].placement, members[i].global_shape(), bounds);
+      const TensorPlacement& placement = scratch_.members[i].placement;
+      if (scratch_.members[i].padding_rows != 0 && placement.start == placement.end) continue;
+      auto valid =
+          validate_placement(scratch_.members[i].placement, members[i].global_shape(), bounds);
       if (!valid) {
         failed_tensor_ = members[i].target();
         std::string text =
@@ -177,7 +195,7 @@ class RankPlanner {
       }
     }
 
-    expert_ranges_.assign(members.size(), std::nullopt);
+    scratch_.expert_ranges.assign(members.size(), std::nullopt);
     for (std::size_t i = 0; i < members.size(); ++i) {
       auto range = stacked_expert_range(members[i]);
       if (!range) {
@@ -185,40 +203,43 @@ class RankPlanner {
         return failf(Status::InvalidTensor, "logical parameter {}: {}",
                      debug_quoted(group.logical_name()), range.error().message);
       }
-      expert_ranges_[i] = range.value();
+      scratch_.expert_ranges[i] = range.value();
     }
 
     return outcome::success();
   }
 
-  /// The local shape of member `i` of the group resolve_group resolved.
-  LocalShape local_shape(const ParameterMemberSpec& member, std::size_t i) const {
-    LocalShape shape = resolved_[i].local_shape(member);
-    if (const auto& experts = expert_ranges_[i]) {
-      shape[*member.sharding().expert_axis] = experts->length();
+  /// Group `group_index` resolved for this rank: its class's resolution
+  /// when a group of its class resolved before (groups of a class resolve
+  /// alike; an error is never kept, its message names its group).
+  Result<const Resolution*> resolution(std::uint32_t group_index) {
+    std::optional<Resolution>& kept = resolutions_[model_.group_classes()[group_index]];
+    if (!kept) {
+      EREDU_TRY(resolve_group(group_index));
+      kept = std::move(scratch_);
     }
-    return shape;
+    return &*kept;
   }
 
   /// Each member's local bytes (nullopt without a dtype) when this rank
   /// owns group `group_index`, ignoring its scope. Errors: resolve_group's.
   Result<std::vector<std::optional<std::uint64_t>>> owned_bytes(std::uint32_t group_index) {
-    EREDU_TRY(resolve_group(group_index));
+    EREDU_TRY(resolved, resolution(group_index));
     const auto& members = model_.groups()[group_index].members();
     std::vector<std::optional<std::uint64_t>> bytes(members.size());
     for (std::size_t i = 0; i < members.size(); ++i) {
       if (auto dtype = members[i].dtype()) {
-        bytes[i] = shape_bytes(*dtype, local_shape(members[i], i));
+        bytes[i] = shape_bytes(*dtype, resolved->local_shape(members[i], i));
       }
     }
     return bytes;
   }
 
   Result<void> plan_group(std::uint32_t group_index, std::uint32_t first_flat) {
-    EREDU_TRY(resolve_group(group_index));
+    EREDU_TRY(resolved, resolution(group_index));
     const ParameterGroupSpec& group = model_.groups()[group_index];
     const auto& members = group.members();
-    if (fell_back_) fell_back_groups_.push_back(group_index);
+    if (resolved->fell_back) fell_back_groups_.push_back(group_index);
     // Without the preflight's ranges (it failed) ownership is not decided;
     // the layout is not returned then.
     const bool owned = ranges_ == nullptr || owns_scope(group.scope(), rank_, *ranges_);
@@ -227,16 +248,16 @@ class RankPlanner {
       LocalTensorLayout& entry = layout_->tensors[model_.position_of()[flat]];
       entry.group = &group;
       entry.member = &members[i];
-      entry.fell_back_to_replication = fell_back_;
+      entry.fell_back_to_replication = resolved->fell_back;
       if (!owned) {
         entry.placement = TensorPlacement::omit();
         entry.local_bytes = 0;
         totals_.omitted_tensors += 1;
         continue;
       }
-      entry.local_shape = local_shape(members[i], i);
-      entry.placement = std::move(resolved_[i].placement);
-      if (const auto& experts = expert_ranges_[i]) {
+      entry.local_shape = resolved->local_shape(members[i], i);
+      entry.placement = resolved->members[i].placement;
+      if (const auto& experts = resolved->expert_ranges[i]) {
         // The expert range on top of the tensor-parallel selection; a member
         // the tensor ranks replicate selects it as its range.
         const std::uint64_t axis = *members[i].sharding().expert_axis;
@@ -245,9 +266,11 @@ class RankPlanner {
         }
         entry.expert_range = experts;
       }
-      entry.logical_range = logical_range_;
-      if (kv_copies_ != 0 && members[i].sharding().per_kv_head) entry.kv_head_copies = kv_copies_;
-      entry.padding_rows = resolved_[i].padding_rows;
+      entry.logical_range = resolved->logical_range;
+      if (resolved->kv_copies != 0 && members[i].sharding().per_kv_head) {
+        entry.kv_head_copies = resolved->kv_copies;
+      }
+      entry.padding_rows = resolved->members[i].padding_rows;
       totals_.materialized_tensors += 1;
       if (auto dtype = members[i].dtype()) {
         const std::uint64_t bytes = shape_bytes(*dtype, entry.local_shape);
@@ -342,11 +365,8 @@ class RankPlanner {
   ShardingPolicy policy_;
   const CompanionVerdicts* verdicts_;
   LocalModelLayout* layout_;  // planners of one layout write disjoint tensors; nullptr: none
-  std::vector<ResolvedMember> resolved_;
-  std::vector<std::optional<IndexRange>> expert_ranges_;  // per member, stacked experts
-  std::optional<IndexRange> logical_range_;               // of the group resolved
-  std::uint64_t kv_copies_ = 0;  // tensor ranks per KV head under KV-head replication, else 0
-  bool fell_back_ = false;       // the group resolved fell back to replication
+  Resolution scratch_;        // the group being resolved
+  std::vector<std::optional<Resolution>> resolutions_;  // by group class, for this rank
   LayoutTotals totals_;
   std::vector<std::uint32_t> fell_back_groups_;
   std::vector<ErrorEntry> errors_;

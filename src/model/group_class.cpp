@@ -1,0 +1,96 @@
+// SPDX-License-Identifier: Apache-2.0
+// Copyright 2026 The eredu authors
+
+#include "model/group_class.hpp"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace eredu {
+namespace {
+
+void push_optional(std::vector<std::uint64_t>& out, std::optional<std::uint64_t> value) {
+  out.push_back(value ? 1 : 0);
+  out.push_back(value.value_or(0));
+}
+
+// What planning reads of a member: its dtype, shape and sharding.
+void push_member(std::vector<std::uint64_t>& out, const ParameterMemberSpec& member) {
+  const auto dtype = member.dtype();
+  push_optional(
+      out, dtype ? std::optional<std::uint64_t>(static_cast<std::uint64_t>(*dtype)) : std::nullopt);
+  out.push_back(member.global_shape().size());
+  out.insert(out.end(), member.global_shape().begin(), member.global_shape().end());
+  const MemberSharding& sharding = member.sharding();
+  out.push_back(static_cast<std::uint64_t>(sharding.kind));
+  out.push_back(sharding.axis);
+  out.push_back(sharding.segments.size());
+  for (const IndexRange& segment : sharding.segments) {
+    out.push_back(segment.start);
+    out.push_back(segment.end);
+  }
+  out.push_back(sharding.per_kv_head ? 1 : 0);
+  push_optional(out, sharding.expert_axis);
+}
+
+// Everything planning reads of a group but its names and the layer and
+// expert it belongs to; encoded formats are compared apart (format_shapes).
+std::vector<std::uint64_t> signature(const ParameterGroupSpec& group) {
+  std::vector<std::uint64_t> out;
+  out.push_back(static_cast<std::uint64_t>(group.role()));
+  push_optional(out, group.partition_units());
+  push_optional(out, group.query_units());
+  push_optional(out, group.vocab_pad_multiple());
+  out.push_back(static_cast<std::uint64_t>(group.scope().kind));
+  out.push_back(group.scope().expert ? 1 : 0);
+  out.push_back(group.members().size());
+  for (const ParameterMemberSpec& member : group.members()) push_member(out, member);
+  out.push_back(group.encoded().size());
+  for (const EncodedMatrix& matrix : group.encoded()) {
+    out.push_back(matrix.first);
+    out.push_back(matrix.count);
+    push_member(out, matrix.logical);
+  }
+  return out;
+}
+
+// The encoded formats of a group without their companions' names.
+std::vector<LinearFormatSpec> format_shapes(const ParameterGroupSpec& group) {
+  std::vector<LinearFormatSpec> out;
+  for (const EncodedMatrix& matrix : group.encoded()) {
+    const LinearFormatSpec& format = matrix.format;
+    out.push_back(LinearFormatSpec::raw(
+        format.encoding(), format.scale() ? std::optional<std::string>("") : std::nullopt,
+        format.affine_bias() ? std::optional<std::string>("") : std::nullopt,
+        format.companion_dtype()));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::uint32_t> group_classes(const std::vector<ParameterGroupSpec>& groups) {
+  std::map<std::vector<std::uint64_t>, std::vector<std::uint32_t>> buckets;
+  std::vector<std::vector<LinearFormatSpec>> formats;  // by class
+  std::vector<std::uint32_t> out;
+  out.reserve(groups.size());
+  for (const ParameterGroupSpec& group : groups) {
+    std::vector<LinearFormatSpec> shapes = format_shapes(group);
+    std::vector<std::uint32_t>& bucket = buckets[signature(group)];
+    auto same = std::find_if(bucket.begin(), bucket.end(),
+                             [&](std::uint32_t c) { return formats[c] == shapes; });
+    if (same != bucket.end()) {
+      out.push_back(*same);
+      continue;
+    }
+    const auto id = static_cast<std::uint32_t>(formats.size());
+    formats.push_back(std::move(shapes));
+    bucket.push_back(id);
+    out.push_back(id);
+  }
+  return out;
+}
+
+}  // namespace eredu
