@@ -13,6 +13,7 @@
 
 #include "plan/planner.hpp"
 #include "readplan/read_plan.hpp"
+#include "readplan/read_rank.hpp"
 #include "readplan/read_tensor.hpp"
 
 namespace eredu::test {
@@ -121,6 +122,7 @@ ReassemblyTotals check_reassembly(const std::shared_ptr<const ModelDescription>&
     auto plan = build_read_plan(layout.value(), checkpoint);
     REQUIRE(plan);
     CHECK(plan.value().rank == rank);
+    std::vector<std::string> one_by_one;  // read_tensor's buffers
     for (const TensorReadPlan& read : plan.value().tensors) {
       CAPTURE(rank);
       CAPTURE(read.target);
@@ -148,6 +150,7 @@ ReassemblyTotals check_reassembly(const std::shared_ptr<const ModelDescription>&
       const std::size_t index = static_cast<std::size_t>(&read - plan.value().tensors.data());
       REQUIRE(read_tensor(plan.value(), index, through));
       CHECK(through == local);
+      one_by_one.push_back(through);
       auto [entry, first] = tensors.try_emplace(read.target);
       if (first) {
         file_bytes[read.target] =
@@ -161,6 +164,21 @@ ReassemblyTotals check_reassembly(const std::shared_ptr<const ModelDescription>&
         totals.checkpoint_bytes += stored->bytes;
       }
       check_local_buffer(*tensor, *stored, file_bytes[read.target], local, entry->second);
+    }
+    // read_rank fills every buffer at once as read_tensor does one by one,
+    // with rows coalesced and, with small requests, split across threads.
+    for (const std::uint64_t request : {std::uint64_t{4096}, std::uint64_t{1} << 20}) {
+      std::vector<std::string> all;
+      for (const TensorReadPlan& read : plan.value().tensors) all.emplace_back(read.local_bytes, 0);
+      const std::vector<std::span<char>> spans(all.begin(), all.end());
+      ReadRankOptions options;
+      options.threads = 3;
+      options.request_bytes = request;
+      auto stats = read_rank(plan.value(), spans, options);
+      REQUIRE(stats);
+      CHECK(stats.value().bytes_kept == plan.value().read_bytes);
+      CHECK(stats.value().bytes_read >= plan.value().read_bytes);
+      CHECK(all == one_by_one);
     }
   }
   for (const auto& entry : tensors) {
