@@ -17,7 +17,9 @@
 #include "outputs.hpp"
 #include "readplan/read_plan.hpp"
 #include "readplan/read_plan_json.hpp"
+#include "readplan/read_rank.hpp"
 #include "readplan/read_tensor.hpp"
+#include "sized_defaults.hpp"
 
 struct eredu_checkpoint {
   eredu::Checkpoint checkpoint;
@@ -29,6 +31,11 @@ struct eredu_read_plan {
   eredu::ReadPlan plan;
   std::vector<std::vector<eredu_read_extent>> extents;  // per tensor
   std::vector<std::string> paths;                       // per file
+};
+
+/// The tensors eredu_read_plan_load read.
+struct eredu_rank_data {
+  eredu::RankBuffers buffers;
 };
 
 namespace eredu::capi {
@@ -74,6 +81,42 @@ eredu_read_tensor_info read_tensor_info(const eredu_read_plan& handle, std::size
   info.extents = extents.empty() ? nullptr : extents.data();
   info.extent_count = extents.size();
   return info;
+}
+
+Result<ReadRankOptions> read_options_argument(const eredu_read_options* given) {
+  ReadRankOptions options;
+  if (given == nullptr) return options;
+  EREDU_TRY(read, read_sized(given, SizedDefaults<eredu_read_options>::value(), "options"));
+  EREDU_TRY(direct, flag_argument(read.direct, ArgumentName::field("options", "->direct")));
+  options.threads = read.threads;
+  options.request_bytes = read.request_bytes;
+  options.max_gap_bytes = read.max_gap_bytes;
+  options.direct = direct;
+  if (read.progress != nullptr) {
+    options.progress = [progress = read.progress, data = read.progress_data](std::uint64_t done,
+                                                                             std::uint64_t total) {
+      return progress(done, total, data) == 0;
+    };
+  }
+  return options;
+}
+
+void write_read_stats(eredu_read_stats* out, const ReadRankStats& stats) {
+  if (out == nullptr) return;
+  eredu_read_stats value{};
+  value.struct_size = sizeof(eredu_read_stats);
+  value.threads = stats.threads;
+  value.bytes_read = stats.bytes_read;
+  value.bytes_kept = stats.bytes_kept;
+  value.tensors = stats.tensors;
+  value.requests = stats.requests;
+  value.direct = stats.direct ? 1 : 0;
+  write_sized(out, value);
+}
+
+Result<void> stats_argument(eredu_read_stats* stats) {
+  if (stats == nullptr) return outcome::success();
+  return check_struct_size<eredu_read_stats>(stats->struct_size, "stats");
 }
 
 }  // namespace
@@ -204,6 +247,83 @@ eredu_status eredu_read_plan_read_tensor(const eredu_read_plan* plan, size_t ind
     return read_tensor(handle.plan, index,
                        std::span<char>(static_cast<char*>(buffer), buffer ? capacity : 0));
   });
+}
+
+eredu_status eredu_read_options_init(eredu_read_options* options, size_t size,
+                                     eredu_error** error) {
+  return init_sized(options, size, "options", error);
+}
+
+eredu_status eredu_read_stats_init(eredu_read_stats* stats, size_t size, eredu_error** error) {
+  return init_sized(stats, size, "stats", error);
+}
+
+eredu_status eredu_read_plan_read_rank(const eredu_read_plan* plan,
+                                       const eredu_tensor_buffer* buffers, size_t buffer_count,
+                                       const eredu_read_options* options, eredu_read_stats* stats,
+                                       eredu_error** error) {
+  return handle_call(plan, "plan", error, [&](const eredu_read_plan& handle) -> Result<void> {
+    EREDU_TRY(require_array(buffers, buffer_count, "buffers"));
+    EREDU_TRY(read_options, read_options_argument(options));
+    EREDU_TRY(stats_argument(stats));
+    const std::vector<TensorReadPlan>& tensors = handle.plan.tensors;
+    if (buffer_count != tensors.size()) {
+      return failf(Status::InvalidArgument, "buffer_count is {}, the plan has {} tensors",
+                   buffer_count, tensors.size());
+    }
+    std::vector<std::span<char>> spans;
+    spans.reserve(buffer_count);
+    for (std::size_t i = 0; i < buffer_count; ++i) {
+      const eredu_tensor_buffer& buffer = buffers[i];
+      if (buffer.data == nullptr && tensors[i].local_bytes > 0) {
+        return failf(Status::NullArgument, "buffers[{}].data is NULL; tensor {} needs {} bytes", i,
+                     tensors[i].target, tensors[i].local_bytes);
+      }
+      if (buffer.capacity < tensors[i].local_bytes) {
+        return failf(Status::InvalidArgument,
+                     "buffers[{}].capacity is {}; tensor {} needs {} bytes", i, buffer.capacity,
+                     tensors[i].target, tensors[i].local_bytes);
+      }
+      spans.emplace_back(static_cast<char*>(buffer.data),
+                         buffer.data == nullptr ? 0 : static_cast<std::size_t>(buffer.capacity));
+    }
+    EREDU_TRY(read, read_rank(handle.plan, spans, read_options));
+    write_read_stats(stats, read);
+    return outcome::success();
+  });
+}
+
+eredu_status eredu_read_plan_load(const eredu_read_plan* plan, const eredu_read_options* options,
+                                  eredu_rank_data** out, eredu_read_stats* stats,
+                                  eredu_error** error) {
+  return handle_call(
+      plan, "plan", error,
+      [&](const eredu_read_plan& handle) -> Result<void> {
+        EREDU_TRY(read_options, read_options_argument(options));
+        EREDU_TRY(stats_argument(stats));
+        EREDU_TRY(require(out, "out"));
+        EREDU_TRY(buffers, RankBuffers::allocate(handle.plan));
+        auto data = std::make_unique<eredu_rank_data>(eredu_rank_data{std::move(buffers)});
+        EREDU_TRY(read, read_rank(handle.plan, data->buffers.spans(), read_options));
+        write_read_stats(stats, read);
+        *out = data.release();
+        return outcome::success();
+      },
+      out);
+}
+
+void eredu_rank_data_free(eredu_rank_data* data) { delete data; }
+
+size_t eredu_rank_data_tensor_count(const eredu_rank_data* data) {
+  return data == nullptr ? 0 : data->buffers.spans().size();
+}
+
+void* eredu_rank_data_tensor(eredu_rank_data* data, size_t index, uint64_t* bytes) {
+  if (bytes != nullptr) *bytes = 0;
+  if (data == nullptr || index >= data->buffers.spans().size()) return nullptr;
+  const std::span<char> tensor = data->buffers.spans()[index];
+  if (bytes != nullptr) *bytes = tensor.size();
+  return tensor.data();
 }
 
 eredu_status eredu_read_plan_to_json(const eredu_read_plan* plan, char** out, size_t* length,

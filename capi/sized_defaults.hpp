@@ -18,6 +18,12 @@ struct SizedDefaults<eredu_topology> {
   static eredu_topology value() { return EREDU_TOPOLOGY_INIT; }
 };
 
+/// A thread per hardware thread, 1 MiB requests, gaps up to 64 KiB coalesced.
+template <>
+struct SizedDefaults<eredu_read_options> {
+  static eredu_read_options value() { return EREDU_READ_OPTIONS_INIT; }
+};
+
 /// Worlds up to 64 ranks.
 template <>
 struct SizedDefaults<eredu_fit_options> {

@@ -103,9 +103,11 @@ def _sized(fields):
 
 
 def _plain(fields):
-    """Whether a struct is plain: scalar fields by value, no struct_size."""
+    """Whether a struct is plain: scalar fields by value or untyped
+    pointers (`void *`, eredu_tensor_buffer's data), no struct_size."""
     return bool(fields) and all(
-        ctype.depth == 0 and ctype.base in SCALARS and field != "struct_size"
+        ((ctype.depth == 0 and ctype.base in SCALARS) or (ctype.depth == 1 and ctype.base == "void"))
+        and field != "struct_size"
         for ctype, field in fields)
 
 

@@ -87,6 +87,84 @@ struct eredu_read_tensor_info {
 #define EREDU_READ_TENSOR_INFO_INIT \
   { (uint32_t)sizeof(eredu_read_tensor_info), NULL, NULL, NULL, 0, 0, 0, 0, NULL, 0 }
 
+/**
+ * How eredu_read_plan_read_rank and eredu_read_plan_load read a whole rank
+ * (docs/checkpoints.md, "Reading a whole rank"). A sized struct
+ * (docs/abi.md): initialize with EREDU_READ_OPTIONS_INIT or
+ * eredu_read_options_init; a NULL options pointer means the defaults.
+ */
+struct eredu_read_options {
+  /** The caller's sizeof(eredu_read_options). */
+  uint32_t struct_size;
+  /** Threads reading, the calling one included; 0 (the default): one per
+   * hardware thread. Never more than there are requests. */
+  uint32_t threads;
+  /** The most bytes one read request asks for, from 4096 to 1073741824:
+   * contiguous extents are split into requests of this size, coalesced
+   * rows grouped into spans of at most this size. Default 1048576 (1 MiB). */
+  uint64_t request_bytes;
+  /** Rows of a strided extent separated by gaps of at most this many bytes
+   * are read as one span and copied out (the gaps are read and dropped,
+   * counted in eredu_read_stats.bytes_read); rows with wider gaps are read
+   * one request each. Default 65536. */
+  uint64_t max_gap_bytes;
+  /** 1: read with O_DIRECT through 4096-byte aligned bounce buffers,
+   * bypassing the page cache (the aligned covers are read and counted in
+   * bytes_read). A file whose file system refuses O_DIRECT (tmpfs, some
+   * FUSE mounts) is read through the page cache instead, and
+   * eredu_read_stats.direct is 0. Default 0. */
+  uint8_t direct;
+  /** Called on the calling thread with (bytes kept so far, bytes the plan
+   * keeps) between requests, at least every 50 ms while reading and once
+   * at the end; a non-zero return cancels the call with EREDU_E_CANCELLED.
+   * NULL (the default): none. */
+  eredu_progress_fn progress;
+  /** Passed to `progress` as user_data. */
+  void *progress_data;
+};
+
+/** The defaults: a thread per hardware thread, 1 MiB requests, rows with
+ * gaps up to 64 KiB coalesced, buffered reads, no progress callback. */
+#define EREDU_READ_OPTIONS_INIT \
+  { (uint32_t)sizeof(eredu_read_options), 0, 1048576, 65536, 0, NULL, NULL }
+
+/**
+ * What eredu_read_plan_read_rank or eredu_read_plan_load read. An output
+ * sized struct (docs/abi.md): set struct_size with EREDU_READ_STATS_INIT or
+ * eredu_read_stats_init.
+ */
+struct eredu_read_stats {
+  /** The caller's sizeof(eredu_read_stats). */
+  uint32_t struct_size;
+  /** Threads that read, the calling one included. */
+  uint32_t threads;
+  /** Bytes the read requests returned from the files: bytes_kept plus the
+   * gaps of coalesced rows and the alignment of O_DIRECT reads. */
+  uint64_t bytes_read;
+  /** Bytes written to the tensors' buffers: the plan's read bytes. */
+  uint64_t bytes_kept;
+  /** Tensors filled: the plan's tensor count. */
+  uint64_t tensors;
+  /** Read system calls. */
+  uint64_t requests;
+  /** 1 when every request was an O_DIRECT read. */
+  uint8_t direct;
+};
+
+/** An empty eredu_read_stats with its struct_size. */
+#define EREDU_READ_STATS_INIT \
+  { (uint32_t)sizeof(eredu_read_stats), 0, 0, 0, 0, 0, 0 }
+
+/**
+ * Where eredu_read_plan_read_rank writes one tensor: `capacity` bytes at
+ * `data`. A plain struct of two fields that will never change (an element
+ * of an array the caller hands in).
+ */
+typedef struct eredu_tensor_buffer {
+  void *data;
+  uint64_t capacity;
+} eredu_tensor_buffer;
+
 EREDU_BEGIN_DECLS
 
 /**
@@ -264,6 +342,96 @@ EREDU_API eredu_status eredu_read_plan_tensor_info(const eredu_read_plan *plan, 
 EREDU_API eredu_status eredu_read_plan_read_tensor(const eredu_read_plan *plan, size_t index,
                                                    void *buffer, size_t capacity,
                                                    eredu_error **error);
+
+/**
+ * Initializes the first `size` bytes of `options` (pass sizeof *options)
+ * with EREDU_READ_OPTIONS_INIT's values, struct_size = size.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (options);
+ *         EREDU_E_INVALID_ARGUMENT (size below 4 or above 4096, or ending
+ *         inside a field).
+ * Thread-safe.
+ */
+EREDU_API eredu_status eredu_read_options_init(eredu_read_options *options, size_t size,
+                                               eredu_error **error);
+
+/**
+ * Initializes the first `size` bytes of `stats` (pass sizeof *stats):
+ * zeroes, struct_size = size.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (stats);
+ *         EREDU_E_INVALID_ARGUMENT (size below 4 or above 4096, or ending
+ *         inside a field).
+ * Thread-safe.
+ */
+EREDU_API eredu_status eredu_read_stats_init(eredu_read_stats *stats, size_t size,
+                                             eredu_error **error);
+
+/**
+ * Reads every tensor of the plan into the caller's buffers
+ * (docs/checkpoints.md, "Reading a whole rank"): the bytes
+ * eredu_read_plan_read_tensor would read, for all tensors at once, by
+ * `options->threads` threads issuing pread requests of at most
+ * `options->request_bytes`, in file order, each file opened once for the
+ * call; rows of strided extents with small gaps read as one span and copied
+ * out. Padding rows and the bytes past a tensor's local_bytes are left as
+ * they were.
+ * @param buffers      `buffer_count` buffers, one per tensor in the plan's
+ *                     order (eredu_read_plan_tensor_info), each of at least
+ *                     the tensor's local_bytes; `data` may be NULL for a
+ *                     tensor of 0 local bytes. Read for the call; the
+ *                     buffers may be partly written on failure.
+ * @param options      NULL for the defaults (EREDU_READ_OPTIONS_INIT).
+ * @param stats        optional (NULL): receives what was read, written
+ *                     only on success.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan, buffers with a non-zero
+ *         count, the data of a tensor of non-zero local bytes);
+ *         EREDU_E_INVALID_ARGUMENT (buffer_count other than the tensor
+ *         count, a capacity below the tensor's local_bytes, struct_size of
+ *         options or stats, request_bytes out of range, direct other than 0
+ *         or 1); EREDU_E_IO (a file that cannot be opened or read, or that is
+ *         shorter than the plan: it changed since the plan was made), naming
+ *         the file; EREDU_E_CANCELLED (the progress callback returned
+ *         non-zero); EREDU_E_OUT_OF_MEMORY. An error in one thread stops
+ *         the others; every file is closed and every thread joined before
+ *         the call returns.
+ * Thread-safe: the plan is only read; many calls may share it.
+ */
+EREDU_API eredu_status eredu_read_plan_read_rank(const eredu_read_plan *plan,
+                                                 const eredu_tensor_buffer *buffers,
+                                                 size_t buffer_count,
+                                                 const eredu_read_options *options,
+                                                 eredu_read_stats *stats, eredu_error **error);
+
+/**
+ * eredu_read_plan_read_rank into memory the library allocates: one
+ * anonymous mapping holding every tensor at a 4096-byte aligned address,
+ * zeroed before it is read (padding rows read as zeros).
+ * @param out   receives the tensors (owned; free with eredu_rank_data_free),
+ *              NULL on failure.
+ * @param stats optional, as for eredu_read_plan_read_rank.
+ * @return the errors of eredu_read_plan_read_rank, with
+ *         EREDU_E_NULL_ARGUMENT for a NULL out and EREDU_E_OUT_OF_MEMORY
+ *         when the mapping cannot be made.
+ * Thread-safe, as eredu_read_plan_read_rank.
+ */
+EREDU_API eredu_status eredu_read_plan_load(const eredu_read_plan *plan,
+                                            const eredu_read_options *options,
+                                            eredu_rank_data **out, eredu_read_stats *stats,
+                                            eredu_error **error);
+
+/** Frees the tensors of eredu_read_plan_load; NULL is a no-op. Every pointer
+ * eredu_rank_data_tensor returned becomes invalid. */
+EREDU_API void eredu_rank_data_free(eredu_rank_data *data);
+
+/** The number of tensors; 0 for NULL. */
+EREDU_API size_t eredu_rank_data_tensor_count(const eredu_rank_data *data);
+
+/**
+ * Tensor `index` (in the plan's order): its local buffer, 4096-byte aligned,
+ * writable, owned by `data` and valid until it is freed.
+ * @param bytes optional: receives the tensor's local_bytes (0 on NULL).
+ * @return NULL for a NULL data or an index >= the tensor count. Thread-safe.
+ */
+EREDU_API void *eredu_rank_data_tensor(eredu_rank_data *data, size_t index, uint64_t *bytes);
 
 /**
  * The plan as canonical eredu.readplan.v1 JSON (compact, one trailing

@@ -123,6 +123,8 @@ typedef struct eredu_layerwise_model_metadata eredu_layerwise_model_metadata;
 typedef struct eredu_checkpoint eredu_checkpoint;
 /** An immutable read plan of one rank (eredu/checkpoint.h). */
 typedef struct eredu_read_plan eredu_read_plan;
+/** A rank's tensors read into memory the library allocated (eredu/checkpoint.h). */
+typedef struct eredu_rank_data eredu_rank_data;
 /** An open plan file: every rank's layout of one world (eredu/plan_file.h). */
 typedef struct eredu_plan_file eredu_plan_file;
 
@@ -151,6 +153,10 @@ typedef struct eredu_layout_tensor_info eredu_layout_tensor_info;
 typedef struct eredu_describe_options eredu_describe_options;
 /** One tensor of a read plan (eredu/checkpoint.h). */
 typedef struct eredu_read_tensor_info eredu_read_tensor_info;
+/** How eredu_read_plan_read_rank reads a whole rank (eredu/checkpoint.h). */
+typedef struct eredu_read_options eredu_read_options;
+/** What eredu_read_plan_read_rank read (eredu/checkpoint.h). */
+typedef struct eredu_read_stats eredu_read_stats;
 /** Header of a plan file (eredu/plan_file.h). */
 typedef struct eredu_plan_file_info eredu_plan_file_info;
 /** Name, role, units, members and scope of a group (eredu/group.h). */

@@ -253,6 +253,43 @@ TEST_SUITE("capi.misuse") {
     CHECK(eredu_topology_init(nullptr, 8, nullptr) == EREDU_E_NULL_ARGUMENT);
     CHECK(eredu_plan_options_init(nullptr, 8, nullptr) == EREDU_E_NULL_ARGUMENT);
     CHECK(eredu_check_options_init(nullptr, 8, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_read_options_init(nullptr, 8, nullptr) == EREDU_E_NULL_ARGUMENT);
+    CHECK(eredu_read_stats_init(nullptr, 8, nullptr) == EREDU_E_NULL_ARGUMENT);
+
+    eredu_read_options read;
+    std::memset(&read, 0xff, sizeof read);
+    REQUIRE(eredu_read_options_init(&read, sizeof read, nullptr) == EREDU_OK);
+    CHECK(read.struct_size == sizeof read);
+    CHECK(read.threads == 0);
+    CHECK(read.request_bytes == 1048576);
+    CHECK(read.max_gap_bytes == 65536);
+    CHECK(read.direct == 0);
+    CHECK((read.progress == nullptr));
+    CHECK(read.progress_data == nullptr);
+    eredu_read_stats stats;
+    std::memset(&stats, 0xff, sizeof stats);
+    REQUIRE(eredu_read_stats_init(&stats, sizeof stats, nullptr) == EREDU_OK);
+    CHECK(stats.struct_size == sizeof stats);
+    CHECK(stats.bytes_read == 0);
+    CHECK(stats.direct == 0);
+  }
+
+  TEST_CASE("whole-rank reads reject a NULL plan, out or buffers") {
+    ErrorSlot error;
+    eredu_tensor_buffer buffer = {nullptr, 0};
+    CHECK(eredu_read_plan_read_rank(nullptr, &buffer, 1, nullptr, nullptr, error.slot()) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(error.code() == EREDU_E_NULL_ARGUMENT);
+    eredu_rank_data* data = nullptr;
+    CHECK(eredu_read_plan_load(nullptr, nullptr, &data, nullptr, error.slot()) ==
+          EREDU_E_NULL_ARGUMENT);
+    CHECK(data == nullptr);
+    CHECK(eredu_rank_data_tensor_count(nullptr) == 0);
+    uint64_t bytes = 7;
+    CHECK(eredu_rank_data_tensor(nullptr, 0, &bytes) == nullptr);
+    CHECK(bytes == 0);
+    CHECK(eredu_rank_data_tensor(nullptr, 0, nullptr) == nullptr);
+    eredu_rank_data_free(nullptr);
   }
 
   TEST_CASE("init with the caller's size: smaller, inside a field, larger") {

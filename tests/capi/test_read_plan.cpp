@@ -144,6 +144,110 @@ TEST_CASE("stories260K.gguf described, planned at TP 2 and read through rank 1's
   CHECK(text.back() == '\n');
 }
 
+// Every tensor of the plan read one by one with eredu_read_plan_read_tensor.
+std::vector<std::string> read_each(const eredu_read_plan* plan) {
+  std::vector<std::string> tensors;
+  for (std::size_t i = 0; i < eredu_read_plan_tensor_count(plan); ++i) {
+    eredu_read_tensor_info info = EREDU_READ_TENSOR_INFO_INIT;
+    ErrorSlot error;
+    REQUIRE(eredu_read_plan_tensor_info(plan, i, &info, error.slot()) == EREDU_OK);
+    std::string bytes(info.local_bytes, '\0');
+    REQUIRE(eredu_read_plan_read_tensor(plan, i, bytes.data(), bytes.size(), error.slot()) ==
+            EREDU_OK);
+    tensors.push_back(std::move(bytes));
+  }
+  return tensors;
+}
+
+int32_t cancel_at_once(uint64_t, uint64_t, void* calls) {
+  ++*static_cast<int*>(calls);
+  return 1;
+}
+
+TEST_CASE("a whole rank read into the caller's buffers and into library memory") {
+  Planned planned;
+  const eredu_read_plan* plan = planned.plan.get();
+  const std::vector<std::string> expected = read_each(plan);
+  REQUIRE(expected.size() == 48);
+
+  std::vector<std::string> tensors;
+  std::vector<eredu_tensor_buffer> buffers;
+  for (const std::string& bytes : expected) tensors.emplace_back(bytes.size(), '\0');
+  for (std::string& bytes : tensors) buffers.push_back({bytes.data(), bytes.size()});
+  ErrorSlot error;
+  eredu_read_stats stats = EREDU_READ_STATS_INIT;
+  REQUIRE(eredu_read_plan_read_rank(plan, buffers.data(), buffers.size(), nullptr, &stats,
+                                    error.slot()) == EREDU_OK);
+  CHECK(tensors == expected);
+  CHECK(stats.tensors == 48);
+  CHECK(stats.bytes_kept == 587008);
+  CHECK(stats.bytes_read == 735688);  // the gaps between coalesced rows
+  CHECK(stats.direct == 0);
+
+  eredu_read_options options;
+  REQUIRE(eredu_read_options_init(&options, sizeof options, error.slot()) == EREDU_OK);
+  CHECK(options.request_bytes == 1048576);
+  CHECK(options.max_gap_bytes == 65536);
+  options.threads = 2;
+  options.max_gap_bytes = 0;
+  REQUIRE(eredu_read_plan_read_rank(plan, buffers.data(), buffers.size(), &options, &stats,
+                                    error.slot()) == EREDU_OK);
+  CHECK(tensors == expected);
+  CHECK(stats.bytes_read == 587008);
+  CHECK(stats.threads == 2);
+
+  eredu_rank_data* data = nullptr;
+  REQUIRE(eredu_read_plan_load(plan, &options, &data, nullptr, error.slot()) == EREDU_OK);
+  REQUIRE(eredu_rank_data_tensor_count(data) == 48);
+  for (std::size_t i = 0; i < 48; ++i) {
+    uint64_t bytes = 1;
+    const char* tensor = static_cast<const char*>(eredu_rank_data_tensor(data, i, &bytes));
+    REQUIRE(tensor != nullptr);
+    CHECK(reinterpret_cast<std::uintptr_t>(tensor) % 4096 == 0);
+    CHECK(std::string(tensor, bytes) == expected[i]);
+  }
+  uint64_t bytes = 1;
+  CHECK(eredu_rank_data_tensor(data, 48, &bytes) == nullptr);
+  CHECK(bytes == 0);
+  eredu_rank_data_free(data);
+
+  // Errors: buffers that do not fit, options out of range, a cancel.
+  CHECK(eredu_read_plan_read_rank(plan, buffers.data(), 47, nullptr, nullptr, error.slot()) ==
+        EREDU_E_INVALID_ARGUMENT);
+  CHECK(eredu_read_plan_read_rank(plan, nullptr, 48, nullptr, nullptr, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  buffers[5].capacity -= 1;
+  CHECK(eredu_read_plan_read_rank(plan, buffers.data(), 48, nullptr, nullptr, error.slot()) ==
+        EREDU_E_INVALID_ARGUMENT);
+  CHECK(std::string(error.message()).find("buffers[5].capacity is ") == 0);
+  buffers[5].capacity += 1;
+  buffers[7].data = nullptr;
+  CHECK(eredu_read_plan_read_rank(plan, buffers.data(), 48, nullptr, nullptr, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  buffers[7].data = tensors[7].data();
+  options.direct = 2;
+  CHECK(eredu_read_plan_read_rank(plan, buffers.data(), 48, &options, nullptr, error.slot()) ==
+        EREDU_E_INVALID_ARGUMENT);
+  options.direct = 0;
+  options.request_bytes = 100;
+  CHECK(eredu_read_plan_read_rank(plan, buffers.data(), 48, &options, nullptr, error.slot()) ==
+        EREDU_E_INVALID_ARGUMENT);
+  options.request_bytes = 4096;
+  int calls = 0;
+  options.progress = &cancel_at_once;
+  options.progress_data = &calls;
+  CHECK(eredu_read_plan_read_rank(plan, buffers.data(), 48, &options, nullptr, error.slot()) ==
+        EREDU_E_CANCELLED);
+  CHECK(calls == 1);
+  data = reinterpret_cast<eredu_rank_data*>(&calls);
+  CHECK(eredu_read_plan_load(plan, &options, &data, nullptr, error.slot()) == EREDU_E_CANCELLED);
+  CHECK(data == nullptr);
+  eredu_read_stats wrong = EREDU_READ_STATS_INIT;
+  wrong.struct_size = 2;
+  CHECK(eredu_read_plan_read_rank(plan, buffers.data(), 48, nullptr, &wrong, error.slot()) ==
+        EREDU_E_INVALID_ARGUMENT);
+}
+
 TEST_CASE("describe and open errors reach C with their codes") {
   ErrorSlot error;
   eredu_model* model = nullptr;

@@ -102,6 +102,10 @@ class eredu_read_plan(ctypes.Structure):
     """Opaque handle."""
 
 
+class eredu_rank_data(ctypes.Structure):
+    """Opaque handle."""
+
+
 class eredu_plan_file(ctypes.Structure):
     """Opaque handle."""
 
@@ -118,6 +122,18 @@ class eredu_read_extent(ctypes.Structure):
 
 
 class eredu_read_tensor_info(ctypes.Structure):
+    """eredu/checkpoint.h"""
+
+
+class eredu_read_options(ctypes.Structure):
+    """eredu/checkpoint.h"""
+
+
+class eredu_read_stats(ctypes.Structure):
+    """eredu/checkpoint.h"""
+
+
+class eredu_tensor_buffer(ctypes.Structure):
     """eredu/checkpoint.h"""
 
 
@@ -292,6 +308,31 @@ eredu_read_tensor_info._fields_ = [
     ("padding_rows", ctypes.c_uint64),
     ("extents", P(eredu_read_extent)),
     ("extent_count", ctypes.c_size_t),
+]
+
+eredu_read_options._fields_ = [
+    ("struct_size", ctypes.c_uint32),
+    ("threads", ctypes.c_uint32),
+    ("request_bytes", ctypes.c_uint64),
+    ("max_gap_bytes", ctypes.c_uint64),
+    ("direct", ctypes.c_uint8),
+    ("progress", eredu_progress_fn),
+    ("progress_data", ctypes.c_void_p),
+]
+
+eredu_read_stats._fields_ = [
+    ("struct_size", ctypes.c_uint32),
+    ("threads", ctypes.c_uint32),
+    ("bytes_read", ctypes.c_uint64),
+    ("bytes_kept", ctypes.c_uint64),
+    ("tensors", ctypes.c_uint64),
+    ("requests", ctypes.c_uint64),
+    ("direct", ctypes.c_uint8),
+]
+
+eredu_tensor_buffer._fields_ = [
+    ("data", ctypes.c_void_p),
+    ("capacity", ctypes.c_uint64),
 ]
 
 eredu_linear_format._fields_ = [
@@ -803,6 +844,42 @@ FUNCTIONS = {
         ctypes.c_void_p,  # buffer
         ctypes.c_size_t,  # capacity
         P(P(eredu_error)),  # error
+    ]),
+    "eredu_read_options_init": (eredu_status, [
+        P(eredu_read_options),  # options
+        ctypes.c_size_t,  # size
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_read_stats_init": (eredu_status, [
+        P(eredu_read_stats),  # stats
+        ctypes.c_size_t,  # size
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_read_plan_read_rank": (eredu_status, [
+        P(eredu_read_plan),  # plan
+        P(eredu_tensor_buffer),  # buffers
+        ctypes.c_size_t,  # buffer_count
+        P(eredu_read_options),  # options
+        P(eredu_read_stats),  # stats
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_read_plan_load": (eredu_status, [
+        P(eredu_read_plan),  # plan
+        P(eredu_read_options),  # options
+        P(P(eredu_rank_data)),  # out
+        P(eredu_read_stats),  # stats
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_rank_data_free": (None, [
+        P(eredu_rank_data),  # data
+    ]),
+    "eredu_rank_data_tensor_count": (ctypes.c_size_t, [
+        P(eredu_rank_data),  # data
+    ]),
+    "eredu_rank_data_tensor": (ctypes.c_void_p, [
+        P(eredu_rank_data),  # data
+        ctypes.c_size_t,  # index
+        P(ctypes.c_uint64),  # bytes
     ]),
     "eredu_read_plan_to_json": (eredu_status, [
         P(eredu_read_plan),  # plan

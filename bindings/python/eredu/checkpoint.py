@@ -16,7 +16,7 @@ from . import _capi
 from . import _convert as convert
 from ._handle import Handle, handle_of
 from ._library import lib
-from .errors import call
+from .errors import EreduError, call
 from .model import ModelDescription
 from .plan import take_text
 
@@ -157,6 +157,40 @@ def _read_tensor(handle, index):
 
 
 
+@dataclasses.dataclass(frozen=True)
+class ReadStats:
+    """What ReadPlan.read_rank read (eredu_read_stats): `bytes_read`, every
+    byte the read requests returned from the files; `bytes_kept`, the bytes
+    written to the buffers (the plan's read_bytes; bytes_read is more by
+    the gaps of coalesced rows and the alignment of direct reads);
+    `tensors`; `requests`, read system calls; `threads`; `direct`, whether
+    every request bypassed the page cache."""
+
+    bytes_read: int
+    bytes_kept: int
+    tensors: int
+    requests: int
+    threads: int
+    direct: bool
+
+
+def _writable_pointer(buffer, name):
+    """(pointer, length, keep) of a writable bytes-like object, or of a
+    contiguous CPU torch tensor (its data_ptr(), numel() x element_size())."""
+    if hasattr(buffer, "data_ptr") and hasattr(buffer, "element_size"):
+        if not buffer.is_contiguous() or buffer.device.type != "cpu":
+            raise TypeError(f"{name} must be a contiguous CPU tensor")
+        length = buffer.numel() * buffer.element_size()
+        return (ctypes.c_void_p(buffer.data_ptr()) if length else None), length, buffer
+    view = memoryview(buffer).cast("B")
+    if view.readonly:
+        raise TypeError(f"{name} must be writable")
+    if not len(view):
+        return None, 0, view
+    array = (ctypes.c_char * len(view)).from_buffer(view)
+    return ctypes.cast(array, ctypes.c_void_p), len(view), (view, array)
+
+
 class ReadPlan(Handle):
     """The read plan of one planned rank over a checkpoint (eredu_read_plan,
     canonical text eredu.readplan.v1): for every tensor the rank
@@ -241,6 +275,61 @@ class ReadPlan(Handle):
         pointer = (ctypes.c_char * max(len(view), 1)).from_buffer(view) if len(view) else None
         call(lib.eredu_read_plan_read_tensor, self._handle(), index, pointer, len(view))
         return buffer
+
+    def read_rank(self, buffers=None, *, threads=0, request_bytes=1 << 20,
+                  max_gap_bytes=65536, direct=False, progress=None):
+        """Every tensor of the plan read at once by eredu_read_plan_read_rank
+        (docs/checkpoints.md, "Reading a whole rank"): a pool of `threads`
+        threads (0: one per hardware thread) issuing preads of at most
+        `request_bytes`, each file opened once, rows of strided extents with
+        gaps of at most `max_gap_bytes` read as one span; with `direct`,
+        O_DIRECT reads (buffered where the file system refuses them).
+
+        `buffers`: one writable bytes-like object (or torch tensor: its
+        data_ptr() and nbytes are used, and it must be contiguous) per
+        tensor in `tensors` order, each of at least its local_bytes; None
+        for new zeroed bytearrays. `progress(done, total)` (bytes kept) is
+        called on this thread; a true result, or an exception, cancels.
+
+        Returns (buffers, ReadStats). Raises GeneralError:
+        EREDU_E_INVALID_ARGUMENT (a buffer count other than the tensor count,
+        a buffer that is too small, request_bytes out of range),
+        EREDU_E_IO (a file that cannot be read or is shorter than the plan),
+        EREDU_E_CANCELLED; what `progress` raised, if it did."""
+        handle = self._handle()
+        count = lib.eredu_read_plan_tensor_count(handle)
+        if buffers is None:
+            buffers = [bytearray(_read_tensor(handle, index).local_bytes)
+                       for index in range(count)]
+        else:
+            buffers = list(buffers)
+        array = (_capi.eredu_tensor_buffer * max(len(buffers), 1))()
+        keep = []
+        for index, buffer in enumerate(buffers):
+            pointer, length, owner = _writable_pointer(buffer, f"buffers[{index}]")
+            keep.append(owner)
+            array[index].data = pointer
+            array[index].capacity = length
+        options = _capi.defaults(_capi.eredu_read_options)
+        options.threads = convert.u32(threads, "threads")
+        options.request_bytes = convert.u64(request_bytes, "request_bytes")
+        options.max_gap_bytes = convert.u64(max_gap_bytes, "max_gap_bytes")
+        options.direct = 1 if direct else 0
+        progress = None if progress is None else _capi.Progress(progress)
+        if progress is not None:
+            options.progress = progress.pointer
+        stats = _capi.sized(_capi.eredu_read_stats)
+        try:
+            call(lib.eredu_read_plan_read_rank, handle, array, len(buffers), _byref(options),
+                 _byref(stats))
+        except EreduError:
+            if progress is not None:
+                progress.raise_error()
+            raise
+        if progress is not None:
+            progress.raise_error()
+        return buffers, ReadStats(stats.bytes_read, stats.bytes_kept, stats.tensors,
+                                  stats.requests, stats.threads, bool(stats.direct))
 
     def to_json(self):
         """Canonical eredu.readplan.v1 text (compact, one trailing newline),

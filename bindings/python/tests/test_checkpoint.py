@@ -258,3 +258,32 @@ class Errors(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class ReadRank(unittest.TestCase):
+    """ReadPlan.read_rank: every tensor at once, as read_into reads each."""
+
+    def test_every_tensor_as_read_into_reads_it(self):
+        with plan_of(GGUF, 2, 1) as plan:
+            expected = [bytes(plan.read_into(index)) for index in range(len(plan.tensors))]
+            buffers, stats = plan.read_rank()
+            self.assertEqual([bytes(buffer) for buffer in buffers], expected)
+            self.assertEqual((stats.tensors, stats.bytes_kept, stats.bytes_read),
+                             (48, 587008, 735688))
+            mine = [bytearray(len(buffer) + 3) for buffer in expected]
+            same, stats = plan.read_rank(mine, threads=2, max_gap_bytes=0, request_bytes=4096)
+            self.assertIs(same[0], mine[0])
+            self.assertEqual([bytes(buffer[:len(want)]) for buffer, want in zip(mine, expected)],
+                             expected)
+            self.assertEqual((stats.bytes_read, stats.threads), (587008, 2))
+
+    def test_errors_and_cancel(self):
+        with plan_of(GGUF, 2, 1) as plan:
+            with self.assertRaises(GeneralError) as raised:
+                plan.read_rank([bytearray(1)])
+            self.assertEqual(raised.exception.code, status.EREDU_E_INVALID_ARGUMENT)
+            with self.assertRaises(GeneralError) as raised:
+                plan.read_rank(progress=lambda done, total: True, request_bytes=4096)
+            self.assertEqual(raised.exception.code, status.EREDU_E_CANCELLED)
+            with self.assertRaises(TypeError):
+                plan.read_rank([bytes(8192)] * 48)

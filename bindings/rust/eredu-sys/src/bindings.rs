@@ -261,6 +261,11 @@ pub struct eredu_read_plan {
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
+pub struct eredu_rank_data {
+    _unused: [u8; 0],
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
 pub struct eredu_plan_file {
     _unused: [u8; 0],
 }
@@ -298,6 +303,34 @@ pub struct eredu_read_tensor_info {
     pub padding_rows: u64,
     pub extents: *const eredu_read_extent,
     pub extent_count: usize,
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_read_options {
+    pub struct_size: u32,
+    pub threads: u32,
+    pub request_bytes: u64,
+    pub max_gap_bytes: u64,
+    pub direct: u8,
+    pub progress: eredu_progress_fn,
+    pub progress_data: *mut ::std::os::raw::c_void,
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_read_stats {
+    pub struct_size: u32,
+    pub threads: u32,
+    pub bytes_read: u64,
+    pub bytes_kept: u64,
+    pub tensors: u64,
+    pub requests: u64,
+    pub direct: u8,
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_tensor_buffer {
+    pub data: *mut ::std::os::raw::c_void,
+    pub capacity: u64,
 }
 extern "C" {
     pub fn eredu_describe_options_init(
@@ -397,6 +430,52 @@ extern "C" {
         capacity: usize,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_read_options_init(
+        options: *mut eredu_read_options,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_read_stats_init(
+        stats: *mut eredu_read_stats,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_read_plan_read_rank(
+        plan: *const eredu_read_plan,
+        buffers: *const eredu_tensor_buffer,
+        buffer_count: usize,
+        options: *const eredu_read_options,
+        stats: *mut eredu_read_stats,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_read_plan_load(
+        plan: *const eredu_read_plan,
+        options: *const eredu_read_options,
+        out: *mut *mut eredu_rank_data,
+        stats: *mut eredu_read_stats,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_rank_data_free(data: *mut eredu_rank_data);
+}
+extern "C" {
+    pub fn eredu_rank_data_tensor_count(data: *const eredu_rank_data) -> usize;
+}
+extern "C" {
+    pub fn eredu_rank_data_tensor(
+        data: *mut eredu_rank_data,
+        index: usize,
+        bytes: *mut u64,
+    ) -> *mut ::std::os::raw::c_void;
 }
 extern "C" {
     pub fn eredu_read_plan_to_json(

@@ -399,5 +399,24 @@ int main(void) {
   FIELD(eredu_read_tensor_info, padding_rows);
   FIELD(eredu_read_tensor_info, extents);
   FIELD(eredu_read_tensor_info, extent_count);
+  STRUCT(eredu_read_options);
+  FIELD(eredu_read_options, struct_size);
+  FIELD(eredu_read_options, threads);
+  FIELD(eredu_read_options, request_bytes);
+  FIELD(eredu_read_options, max_gap_bytes);
+  FIELD(eredu_read_options, direct);
+  FIELD(eredu_read_options, progress);
+  FIELD(eredu_read_options, progress_data);
+  STRUCT(eredu_read_stats);
+  FIELD(eredu_read_stats, struct_size);
+  FIELD(eredu_read_stats, threads);
+  FIELD(eredu_read_stats, bytes_read);
+  FIELD(eredu_read_stats, bytes_kept);
+  FIELD(eredu_read_stats, tensors);
+  FIELD(eredu_read_stats, requests);
+  FIELD(eredu_read_stats, direct);
+  STRUCT(eredu_tensor_buffer);
+  FIELD(eredu_tensor_buffer, data);
+  FIELD(eredu_tensor_buffer, capacity);
   return 0;
 }

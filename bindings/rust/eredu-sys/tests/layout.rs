@@ -85,6 +85,9 @@ fn rust_lines() -> Vec<String> {
         eredu_describe_options { struct_size, config_only, pad_vocab_multiple }
         eredu_read_extent { file, offset, length, count, stride, dest, dest_stride }
         eredu_read_tensor_info { struct_size, target, dtype, local_shape, ndim, local_bytes, read_bytes, padding_rows, extents, extent_count }
+        eredu_read_options { struct_size, threads, request_bytes, max_gap_bytes, direct, progress, progress_data }
+        eredu_read_stats { struct_size, threads, bytes_read, bytes_kept, tensors, requests, direct }
+        eredu_tensor_buffer { data, capacity }
     }
 }
 
