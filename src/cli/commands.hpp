@@ -31,6 +31,12 @@ Result<int> run_fit(const FitArgs& args);
 /// (a table, eredu.readplan.v1, or a JSON array of them with --all-ranks).
 Result<int> run_read_plan(const ReadPlanArgs& args);
 
+/// `eredu load`: describes MODEL (or loads --groups), opens its checkpoint,
+/// plans one rank and reads its whole read plan into memory
+/// (eredu_read_plan_load), with a progress bar on a terminal; prints the
+/// bytes read and kept, the tensors, the seconds and the throughput.
+Result<int> run_load(const LoadArgs& args);
+
 /// `eredu residency`: validates an eredu.residency.v1 policy (a file, or -
 /// for stdin) and prints the configuration it derives.
 Result<int> run_residency(const ResidencyArgs& args);

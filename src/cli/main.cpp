@@ -261,6 +261,37 @@ int run(int argc, char** argv) {
       ->check(CLI::IsMember({"table", "json"}))
       ->default_val("table");
 
+  LoadArgs load;
+  CLI::App* load_command = app.add_subcommand(
+      "load", "read one rank's tensors from the checkpoint into memory, and how fast");
+  load_command
+      ->add_option("MODEL", load.plan.model,
+                   "model folder with its shards, .gguf or .safetensors file")
+      ->required();
+  load_command->add_option("--groups", load.plan.groups,
+                           "eredu.groups.v1 file describing MODEL's tensors");
+  add_topology_flags(*load_command, load.plan.topology, true);
+  std::uint64_t load_rank = 0;
+  CLI::Option* load_rank_flag =
+      add_count(*load_command, "--rank", load_rank, "the global rank to load");
+  add_rank_from_env_flag(*load_command, load.plan.rank_from_env)->excludes(load_rank_flag);
+  add_pad_vocab_flag(*load_command, load.plan.pad_vocab);
+  add_policy_flag(*load_command, load.plan.policy);
+  load_command
+      ->add_option("--threads", load.threads,
+                   "threads reading (default 0: one per hardware thread)")
+      ->check(kDecimal)
+      ->check(CLI::Range(0u, 4096u));
+  load_command->add_flag("--direct", load.direct,
+                         "read with O_DIRECT, bypassing the page cache (buffered where the file "
+                         "system refuses it)");
+  load_command->add_flag("--cold", load.cold,
+                         "drop the files' cached pages first, to measure reads from the disk");
+  load_command
+      ->add_option("--max-gap", load.max_gap,
+                   "read rows whose gaps are at most this many bytes as one span (default 65536)")
+      ->check(kDecimal);
+
   ResidencyArgs residency;
   CLI::App* residency_command = app.add_subcommand(
       "residency", "validate an eredu.residency.v1 weight-residency policy, print what it derives");
@@ -280,6 +311,7 @@ int run(int argc, char** argv) {
   add_example(*check_command, "eredu check ./Llama-3.1-70B --tp 4 --device-budget 80GiB");
   add_example(*fit_command, "eredu fit ./Llama-3.1-70B --device-budget 80GiB --max-world 16");
   add_example(*read_plan_command, "eredu read-plan ./Llama-3.1-70B --tp 8 --rank 3");
+  add_example(*load_command, "eredu load ./Llama-3.1-70B --tp 8 --rank 3 --cold");
   add_example(*residency_command, "eredu residency --policy dense.residency.json");
   add_example(*inspect_command, "eredu inspect world.eredu --rank 3 --format json");
 
@@ -315,6 +347,11 @@ int run(int argc, char** argv) {
         json);
   }
   if (read_rank_flag->count() > 0) read_plan.rank = read_rank;
+  if (*load_command && load_rank_flag->count() == 0 && !load.plan.rank_from_env) {
+    return report_error({EREDU_E_INVALID_ARGUMENT, "load needs --rank R or --rank-from-env", {}},
+                        json);
+  }
+  if (load_rank_flag->count() > 0) load.plan.rank = load_rank;
   if (*fit_command && !fit.model_dir && !fit.groups) {
     return report_error({EREDU_E_INVALID_ARGUMENT, "fit needs MODEL_DIR or --groups FILE", {}},
                         json);
@@ -327,6 +364,7 @@ int run(int argc, char** argv) {
                        : *residency_command ? run_residency(residency)
                        : *inspect_command   ? run_inspect(inspect)
                        : *read_plan_command ? run_read_plan(read_plan)
+                       : *load_command      ? run_load(load)
                        : *fit_command       ? run_fit(fit)
                                             : run_check(check);
   if (!status) return report_error(status.error(), json);

@@ -93,6 +93,15 @@ struct ReadPlanArgs {
   std::string format = "table";
 };
 
+/// `eredu load`: read-plan's flags for one rank, and how to read.
+struct LoadArgs {
+  ReadPlanArgs plan;                     // format and all_ranks unused
+  std::uint32_t threads = 0;             // --threads N; 0: one per hardware thread
+  bool direct = false;                   // --direct: O_DIRECT reads
+  bool cold = false;                     // --cold: drop the files' cached pages first
+  std::optional<std::uint64_t> max_gap;  // --max-gap BYTES: coalescing threshold
+};
+
 /// `eredu residency`.
 struct ResidencyArgs {
   std::string policy;  // a file, or "-" for standard input

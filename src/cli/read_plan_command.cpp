@@ -6,12 +6,11 @@
 #include "cli/launch_rank.hpp"
 #include "cli/library.hpp"
 #include "cli/output.hpp"
+#include "cli/read_plan_steps.hpp"
 #include "cli/read_plan_table.hpp"
 
 namespace eredu::cli {
-namespace {
 
-// The description: --groups FILE, else MODEL described.
 Result<Model> read_plan_model(const ReadPlanArgs& args) {
   if (args.groups) return load_description(*args.groups);
   return describe_folder(args.model, args.pad_vocab, false);
@@ -25,7 +24,6 @@ Result<Checkpoint> open_checkpoint(const std::string& path) {
   return Checkpoint(checkpoint);
 }
 
-// Rank `rank` planned and its read plan over `checkpoint`.
 Result<ReadPlan> read_plan_of(const eredu_model& model, const eredu_topology& topology,
                               std::uint64_t rank, const eredu_plan_options& options,
                               const eredu_checkpoint& checkpoint) {
@@ -40,8 +38,6 @@ Result<ReadPlan> read_plan_of(const eredu_model& model, const eredu_topology& to
   }));
   return ReadPlan(plan);
 }
-
-}  // namespace
 
 Result<int> run_read_plan(const ReadPlanArgs& args) {
   EREDU_TRY(policy, policy_from(args.policy));

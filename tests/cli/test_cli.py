@@ -900,6 +900,44 @@ class ReadPlans(unittest.TestCase):
         missing = run("read-plan", "/nonexistent.gguf", "--rank", "0")
         self.assertEqual(missing.returncode, 1)
 
+    def test_load_rank_1_of_2(self):
+        plan = json.loads(run("read-plan", STORIES, "--tp", "2", "--rank", "1",
+                              "--format", "json").stdout)
+        self.assertEqual(plan["totals"]["read_bytes"], 587008)
+        # Every row read alone: the disk gives exactly the bytes kept.
+        result = run("load", STORIES, "--tp", "2", "--rank", "1", "--max-gap", "0",
+                     "--threads", "2")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stderr, "")  # no progress bar on a pipe
+        lines = result.stdout.splitlines()
+        self.assertEqual(lines[:3], [
+            "rank 1 of 2: 48 tensors from 1 file, 2 threads",
+            "kept: 587008 bytes (573.25 KiB)",
+            "read: 587008 bytes (573.25 KiB), 0 more than kept"])
+        self.assertRegex(lines[3], r"^time: \d+\.\d{3} s, \d+\.\d{2} GB/s$")
+        self.assertEqual(len(lines), 4)
+        # By default rows 64 KiB apart or less are read as one span: the
+        # gaps of attn_output (63 x 128 bytes) and ffn_down (63 x 344) of
+        # 5 layers are read too.
+        result = run("load", STORIES, "--tp", "2", "--rank", "1", "--threads", "1", "--cold")
+        self.assertEqual(result.returncode, 0, result.stderr)
+        self.assertEqual(result.stdout.splitlines()[:3], [
+            "rank 1 of 2: 48 tensors from 1 file, 1 thread",
+            "kept: 587008 bytes (573.25 KiB)",
+            "read: 735688 bytes (718.45 KiB), 148680 more than kept"])
+        direct = run("load", STORIES, "--tp", "2", "--rank", "1", "--direct")
+        self.assertEqual(direct.returncode, 0, direct.stderr)
+        self.assertEqual(direct.stdout.splitlines()[1], "kept: 587008 bytes (573.25 KiB)")
+
+    def test_load_errors(self):
+        result = run("load", STORIES, "--tp", "2")
+        self.assertEqual(result.returncode, 2)
+        self.assertEqual(result.stderr,
+                         "error[EREDU_E_INVALID_ARGUMENT]: load needs --rank R or --rank-from-env\n")
+        self.assertEqual(run("load", STORIES, "--rank", "0", "--threads", "-1").returncode, 2)
+        self.assertEqual(run("load", STORIES, "--tp", "2", "--rank", "2").returncode, 2)
+        self.assertEqual(run("load", "/nonexistent.gguf", "--rank", "0").returncode, 1)
+
     def test_describe_a_folder_with_config_and_model_safetensors(self):
         config = {"model_type": "llama", "hidden_size": 64, "intermediate_size": 172,
                   "num_attention_heads": 8, "num_key_value_heads": 4, "num_hidden_layers": 5,

@@ -22,13 +22,15 @@ declare -gA _eredu_flags=(
          --max-world --format"
   [read-plan]="--help --groups --tp --pp --pp-layers --ep --dp --rank --rank-from-env
                --all-ranks --pad-vocab --policy --format"
+  [load]="--help --groups --tp --pp --pp-layers --ep --dp --rank --rank-from-env --pad-vocab
+          --policy --threads --direct --cold --max-gap"
   [residency]="--help --policy"
   [inspect]="--help --rank --groups --format"
 )
 # The flags before a command.
 _eredu_global_flags="--help --version"
 # The flags that take no value.
-_eredu_switches=" --help --version --all-ranks --rank-from-env --config-only "
+_eredu_switches=" --help --version --all-ranks --rank-from-env --config-only --direct --cold "
 
 # Sets COMPREPLY to the words compgen ARGS... prints, one a line (so file
 # names with spaces stay whole).
@@ -60,7 +62,7 @@ _eredu_complete_files() {
 # The positional argument of COMMAND: a model folder or checkpoint file.
 _eredu_positional() {
   case "$1" in
-    describe | check | fit | read-plan | inspect) _eredu_complete_files "$2" ;;
+    describe | check | fit | read-plan | load | inspect) _eredu_complete_files "$2" ;;
     *) COMPREPLY=() ;;
   esac
 }
