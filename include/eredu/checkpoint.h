@@ -104,9 +104,9 @@ struct eredu_read_options {
    * rows grouped into spans of at most this size. Default 1048576 (1 MiB). */
   uint64_t request_bytes;
   /** Rows of a strided extent separated by gaps of at most this many bytes
-   * are read as one span and copied out (the gaps are read and dropped,
-   * counted in eredu_read_stats.bytes_read); rows with wider gaps are read
-   * one request each. Default 65536. */
+   * are read as one span, one preadv scattering the rows into place (the
+   * gaps are read and dropped, counted in eredu_read_stats.bytes_read);
+   * rows with wider gaps are read one request each. Default 65536. */
   uint64_t max_gap_bytes;
   /** 1: read with O_DIRECT through 4096-byte aligned bounce buffers,
    * bypassing the page cache (the aligned covers are read and counted in

@@ -25,7 +25,8 @@ struct ReadRankOptions {
   /// grouped into spans of at most this size.
   std::uint64_t request_bytes = std::uint64_t{1} << 20;
   /// Rows of a strided extent whose gaps are at most this many bytes are
-  /// read as one span and copied out (the gaps are read and dropped);
+  /// read as one span by one preadv scattering the rows into place (the
+  /// gaps are read into scratch memory and dropped);
   /// wider gaps are read row by row.
   std::uint64_t max_gap_bytes = std::uint64_t{64} << 10;
   /// Read with O_DIRECT through aligned bounce buffers, bypassing the page
