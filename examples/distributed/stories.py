@@ -55,16 +55,16 @@ def load_rank(eredu, torch, tp, rank):
             eredu.Checkpoint.open(str(MODEL)) as checkpoint, \
             eredu.plan_rank(model, eredu.ParallelTopology(tensor=tp), rank=rank) as layout, \
             eredu.read_plan(layout, checkpoint) as plan:
-        weights = {}
-        for index, tensor in enumerate(plan.tensors):
+        for tensor in plan.tensors:
             if tensor.dtype != "F32":
                 raise SystemExit(f"{tensor.target}: {tensor.dtype}, expected F32")
-            buffer = plan.read_into(index)
-            # The F32 weights, exactly, in float64: the forward then differs
-            # between one process and N only by the all_reduce summation
-            # order, far below the tolerance.
-            weights[tensor.target] = torch.frombuffer(buffer, dtype=torch.float32).reshape(
-                tensor.local_shape).double()
+        # Every tensor in one call, read straight into the torch tensors.
+        import eredu.torch
+        loaded, _ = eredu.torch.load_rank(plan)
+        # The F32 weights, exactly, in float64: the forward then differs
+        # between one process and N only by the all_reduce summation order,
+        # far below the tolerance.
+        weights = {target: tensor.double() for target, tensor in loaded.items()}
         vocab_start = layout.placement("token_embd.weight").start if tp > 1 else 0
         return weights, vocab_start, plan.read_bytes
 

@@ -287,3 +287,18 @@ class ReadRank(unittest.TestCase):
             self.assertEqual(raised.exception.code, status.EREDU_E_CANCELLED)
             with self.assertRaises(TypeError):
                 plan.read_rank([bytes(8192)] * 48)
+
+    def test_torch_tensors_in_one_call(self):
+        try:
+            import torch
+        except ImportError:
+            self.skipTest("torch is not installed")
+        from eredu.torch import load_rank
+        with plan_of(GGUF, 2, 1) as plan:
+            tensors, stats = load_rank(plan)
+            self.assertEqual(stats.bytes_kept, 587008)
+            self.assertEqual(list(tensors), [tensor.target for tensor in plan.tensors])
+            output = tensors["blk.0.attn_output.weight"]
+            self.assertEqual((tuple(output.shape), output.dtype), ((64, 32), torch.float32))
+            self.assertEqual(output.numpy().tobytes(), bytes(plan.read_into(
+                "blk.0.attn_output.weight")))
