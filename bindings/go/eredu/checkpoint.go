@@ -356,3 +356,115 @@ func (p *ReadPlan) ReadTensor(i int, buf []byte) error {
 	runtime.KeepAlive(buf)
 	return takeError(status, cerr)
 }
+
+// ReadOptions says how ReadPlan.Load reads (eredu_read_options); the zero
+// value is not the default: use DefaultReadOptions.
+type ReadOptions struct {
+	Threads      uint32 // threads reading, the calling one included; 0: one per hardware thread
+	RequestBytes uint64 // the most bytes one read request asks for (4096 to 1 GiB)
+	MaxGapBytes  uint64 // rows with gaps of at most this many bytes are read as one span
+	Direct       bool   // O_DIRECT reads (buffered where the file system refuses them)
+}
+
+// DefaultReadOptions are EREDU_READ_OPTIONS_INIT's: a thread per hardware
+// thread, 1 MiB requests, gaps up to 64 KiB coalesced, buffered reads.
+func DefaultReadOptions() ReadOptions {
+	return ReadOptions{RequestBytes: 1 << 20, MaxGapBytes: 65536}
+}
+
+// ReadStats is what ReadPlan.Load read (eredu_read_stats).
+type ReadStats struct {
+	BytesRead uint64 // bytes the read requests returned: BytesKept plus gaps and alignment
+	BytesKept uint64 // bytes written to the tensors: the plan's read bytes
+	Tensors   uint64
+	Requests  uint64 // read system calls
+	Threads   uint32
+	Direct    bool // every request was an O_DIRECT read
+}
+
+// RankData holds every tensor of a read plan in memory the library
+// allocated (eredu_rank_data). Close frees it, and only Close: the slices
+// Tensor returns point into it, so no finalizer may.
+type RankData struct {
+	ptr *C.eredu_rank_data
+}
+
+func (d *RankData) handle() (*C.eredu_rank_data, error) {
+	if d == nil || d.ptr == nil {
+		return nil, closedError("RankData")
+	}
+	return d.ptr, nil
+}
+
+// Load reads every tensor of the plan at once into memory the library
+// allocates, each tensor 4096-byte aligned and zeroed first
+// (eredu_read_plan_load, docs/checkpoints.md "Reading a whole rank").
+// Errors: ErrInvalidArgument (options out of range), ErrIO (a file that
+// cannot be read or is shorter than the plan), ErrOutOfMemory.
+func (p *ReadPlan) Load(options ReadOptions) (*RankData, ReadStats, error) {
+	h, err := p.handle()
+	if err != nil {
+		return nil, ReadStats{}, err
+	}
+	var copts C.eredu_read_options
+	C.eredu_read_options_init(&copts, C.sizeof_eredu_read_options, nil)
+	copts.threads = C.uint32_t(options.Threads)
+	copts.request_bytes = C.uint64_t(options.RequestBytes)
+	copts.max_gap_bytes = C.uint64_t(options.MaxGapBytes)
+	if options.Direct {
+		copts.direct = 1
+	}
+	var stats C.eredu_read_stats
+	C.eredu_read_stats_init(&stats, C.sizeof_eredu_read_stats, nil)
+	var out *C.eredu_rank_data
+	var cerr *C.eredu_error
+	status := C.eredu_read_plan_load(h, &copts, &out, &stats, &cerr)
+	runtime.KeepAlive(p)
+	if err := takeError(status, cerr); err != nil {
+		return nil, ReadStats{}, err
+	}
+	// No finalizer: the slices Tensor returns point into this memory, and
+	// the garbage collector cannot see them; only Close frees it.
+	data := &RankData{ptr: out}
+	return data, ReadStats{
+		BytesRead: uint64(stats.bytes_read), BytesKept: uint64(stats.bytes_kept),
+		Tensors: uint64(stats.tensors), Requests: uint64(stats.requests),
+		Threads: uint32(stats.threads), Direct: stats.direct != 0,
+	}, nil
+}
+
+// Len is the number of tensors; 0 once closed.
+func (d *RankData) Len() int {
+	h, err := d.handle()
+	if err != nil {
+		return 0
+	}
+	n := int(C.eredu_rank_data_tensor_count(h))
+	runtime.KeepAlive(d)
+	return n
+}
+
+// Tensor is tensor i's local buffer, in the plan's order: a slice of the
+// library's memory, valid until Close. Nil for an index out of range.
+func (d *RankData) Tensor(i int) []byte {
+	h, err := d.handle()
+	if err != nil || i < 0 {
+		return nil
+	}
+	var n C.uint64_t
+	data := C.eredu_rank_data_tensor(h, C.size_t(i), &n)
+	runtime.KeepAlive(d)
+	if data == nil {
+		return nil
+	}
+	return unsafe.Slice((*byte)(data), int(n))
+}
+
+// Close frees the tensors; every slice Tensor returned becomes invalid.
+func (d *RankData) Close() error {
+	if d.ptr != nil {
+		C.eredu_rank_data_free(d.ptr)
+		d.ptr = nil
+	}
+	return nil
+}

@@ -321,3 +321,41 @@ func TestReadTensorFillsEachRanksColumns(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadReadsEveryTensorAsReadTensorDoes(t *testing.T) {
+	plan := readPlanOf(t, storiesPath(t), 2, 1, DescribeOptions{})
+	defer plan.Close()
+	data, stats, err := plan.Load(DefaultReadOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer data.Close()
+	if stats.Tensors != 48 || stats.BytesKept != 587008 || stats.BytesRead != 735688 {
+		t.Errorf("stats %+v", stats)
+	}
+	if data.Len() != 48 {
+		t.Fatalf("%d tensors", data.Len())
+	}
+	for i := 0; i < data.Len(); i++ {
+		tensor := data.Tensor(i)
+		want := make([]byte, len(tensor))
+		if err := plan.ReadTensor(i, want); err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(tensor, want) {
+			t.Fatalf("tensor %d differs from ReadTensor's", i)
+		}
+	}
+	if data.Tensor(48) != nil {
+		t.Error("an index out of range gave a tensor")
+	}
+	bad := DefaultReadOptions()
+	bad.RequestBytes = 1
+	if _, _, err := plan.Load(bad); !errors.Is(err, ErrInvalidArgument) {
+		t.Errorf("request size 1: %v", err)
+	}
+	data.Close()
+	if data.Len() != 0 || data.Tensor(0) != nil {
+		t.Error("a closed RankData still has tensors")
+	}
+}

@@ -164,6 +164,52 @@ pub struct ReadExtent {
     pub dest_stride: u64,
 }
 
+/// How [`ReadPlan::read_rank`] reads (`eredu_read_options`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReadOptions {
+    /// Threads reading, the calling one included; 0: one per hardware
+    /// thread.
+    pub threads: u32,
+    /// The most bytes one read request asks for (4096 to 1 GiB).
+    pub request_bytes: u64,
+    /// Rows of a strided extent with gaps of at most this many bytes are
+    /// read as one span, the gaps dropped.
+    pub max_gap_bytes: u64,
+    /// `O_DIRECT` reads (buffered where the file system refuses them).
+    pub direct: bool,
+}
+
+impl Default for ReadOptions {
+    /// `EREDU_READ_OPTIONS_INIT`: a thread per hardware thread, 1 MiB
+    /// requests, gaps up to 64 KiB coalesced, buffered reads.
+    fn default() -> Self {
+        Self {
+            threads: 0,
+            request_bytes: 1 << 20,
+            max_gap_bytes: 65536,
+            direct: false,
+        }
+    }
+}
+
+/// What [`ReadPlan::read_rank`] read (`eredu_read_stats`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ReadStats {
+    /// Bytes the read requests returned: `bytes_kept` plus the gaps of
+    /// coalesced rows and the alignment of direct reads.
+    pub bytes_read: u64,
+    /// Bytes written to the buffers: the plan's read bytes.
+    pub bytes_kept: u64,
+    /// Tensors filled.
+    pub tensors: u64,
+    /// Read system calls.
+    pub requests: u64,
+    /// Threads that read, the calling one included.
+    pub threads: u32,
+    /// Whether every request was an `O_DIRECT` read.
+    pub direct: bool,
+}
+
 /// One tensor of a read plan, copied out of it (`eredu_read_tensor_info`).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct ReadTensor {
@@ -347,6 +393,60 @@ impl ReadPlan {
                     error,
                 )
             }
+        })
+    }
+
+    /// Fills every tensor's buffer at once (`eredu_read_plan_read_rank`,
+    /// docs/checkpoints.md "Reading a whole rank"): `buffers` holds one
+    /// buffer per tensor in `tensors()` order, each at least its
+    /// `local_bytes`; a pool of `options.threads` threads issues preads of
+    /// at most `options.request_bytes`, each file opened once, rows with
+    /// gaps of at most `options.max_gap_bytes` read as one span. Padding
+    /// rows and bytes past `local_bytes` are left as they were.
+    ///
+    /// # Errors
+    /// `InvalidArgument` for a buffer count other than the tensor count, a
+    /// buffer shorter than its tensor or a request size out of range; `Io`
+    /// for a file that cannot be read or is shorter than the plan.
+    pub fn read_rank(&self, buffers: &mut [&mut [u8]], options: &ReadOptions) -> Result<ReadStats> {
+        let mut tensors: Vec<sys::eredu_tensor_buffer> = buffers
+            .iter_mut()
+            .map(|buffer| sys::eredu_tensor_buffer {
+                data: buffer.as_mut_ptr().cast(),
+                capacity: buffer.len() as u64,
+            })
+            .collect();
+        let c_options = sys::eredu_read_options {
+            struct_size: struct_size::<sys::eredu_read_options>(),
+            threads: options.threads,
+            request_bytes: options.request_bytes,
+            max_gap_bytes: options.max_gap_bytes,
+            direct: u8::from(options.direct),
+            progress: None,
+            progress_data: ptr::null_mut(),
+        };
+        let mut stats = sys::eredu_read_stats::empty();
+        call(|error| {
+            // SAFETY: a live plan; every buffer is valid for writes of its
+            // length and borrowed mutably for the whole call.
+            unsafe {
+                sys::eredu_read_plan_read_rank(
+                    self.as_ptr(),
+                    tensors.as_mut_ptr(),
+                    tensors.len(),
+                    &c_options,
+                    &mut stats,
+                    error,
+                )
+            }
+        })?;
+        Ok(ReadStats {
+            bytes_read: stats.bytes_read,
+            bytes_kept: stats.bytes_kept,
+            tensors: stats.tensors,
+            requests: stats.requests,
+            threads: stats.threads,
+            direct: stats.direct != 0,
         })
     }
 

@@ -178,6 +178,7 @@ output_structs!(
     eredu_layout_info,
     eredu_layout_tensor_info,
     eredu_read_tensor_info,
+    eredu_read_stats,
     eredu_group_info,
     eredu_member_desc,
     eredu_ggml_type_info,

@@ -129,7 +129,9 @@ mod world;
 
 pub use eredu_sys as sys;
 
-pub use checkpoint::{Checkpoint, DescribeOptions, ReadExtent, ReadPlan, ReadTensor};
+pub use checkpoint::{
+    Checkpoint, DescribeOptions, ReadExtent, ReadOptions, ReadPlan, ReadStats, ReadTensor,
+};
 pub use error::{Error, ErrorCode, Problem, Result};
 pub use format::{
     expand_linear_format_group, expand_linear_format_member, expand_linear_format_parameter_groups,

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use eredu::{
     Checkpoint, DescribeOptions, ErrorCode, ModelDescription, ParallelTopology, ReadExtent,
-    ReadPlan, ReadTensor, ShardingPolicy,
+    ReadOptions, ReadPlan, ReadTensor, ShardingPolicy,
 };
 
 const GGUF: &str = "examples/files/stories260K.gguf";
@@ -248,4 +248,42 @@ fn read_tensor_fills_the_ranks_slices() {
         let past = plan.read_tensor(48, &mut local).unwrap_err();
         assert_eq!(past.code(), ErrorCode::InvalidArgument);
     }
+}
+
+#[test]
+fn read_rank_fills_every_tensor_as_read_tensor_does() {
+    let plan = plan_of(&gguf(), 2, 1, &DescribeOptions::default());
+    let tensors = plan.tensors();
+    let expected: Vec<Vec<u8>> = tensors
+        .iter()
+        .enumerate()
+        .map(|(index, tensor)| {
+            let mut bytes = vec![0u8; tensor.local_bytes as usize];
+            plan.read_tensor(index, &mut bytes).unwrap();
+            bytes
+        })
+        .collect();
+    let mut buffers: Vec<Vec<u8>> = tensors
+        .iter()
+        .map(|tensor| vec![0u8; tensor.local_bytes as usize])
+        .collect();
+    let mut slices: Vec<&mut [u8]> = buffers.iter_mut().map(Vec::as_mut_slice).collect();
+    let stats = plan
+        .read_rank(&mut slices, &ReadOptions::default())
+        .unwrap();
+    assert_eq!(buffers, expected);
+    assert_eq!(
+        (stats.tensors, stats.bytes_kept, stats.bytes_read),
+        (48, 587_008, 735_688)
+    );
+    let options = ReadOptions {
+        threads: 2,
+        max_gap_bytes: 0,
+        ..ReadOptions::default()
+    };
+    let mut slices: Vec<&mut [u8]> = buffers.iter_mut().map(Vec::as_mut_slice).collect();
+    let stats = plan.read_rank(&mut slices, &options).unwrap();
+    assert_eq!((stats.bytes_read, stats.threads), (587_008, 2));
+    let error = plan.read_rank(&mut slices[..47], &options).unwrap_err();
+    assert_eq!(error.code(), ErrorCode::InvalidArgument);
 }
