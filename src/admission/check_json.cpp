@@ -37,12 +37,23 @@ void append_error(JsonWriter& writer, const std::optional<BudgetExcess>& excess)
   writer.end_object();
 }
 
-void append_rank(JsonWriter& writer, const RankCheck& rank, const AdmissionPolicy& policy) {
+void append_rank(JsonWriter& writer, const RankCheck& rank, const WorldPlan& world,
+                 const AdmissionPolicy& policy) {
   const AdmissionFigures& figures = rank.figures;
+  const RankSummary& summary = world.ranks[rank.rank];
   writer.begin_object();
   writer.key("rank").uint(rank.rank);
   writer.key("coordinates");
   append_coordinates(writer, rank.coordinates);
+  // The world plan's summary of the rank (eredu.world.v1), so a reader of
+  // the check needs no second plan.
+  writer.key("totals");
+  append_totals(writer, summary.totals);
+  writer.key("fell_back_groups").begin_array();
+  for (std::uint32_t group : summary.fell_back_groups) {
+    writer.string(world.model->groups()[group].logical_name());
+  }
+  writer.end_array();
   writer.key("local_bytes").uint(figures.local_bytes);
   writer.key("static_bytes").uint(figures.static_bytes);
   writer.key("layer_units").uint(figures.layer_units);
@@ -93,7 +104,7 @@ std::string check_to_json(const CheckReport& report) {
   writer.key("coverage");
   append_coverage(writer, report.world);
   writer.key("ranks").begin_array();
-  for (const RankCheck& rank : report.ranks) append_rank(writer, rank, report.policy);
+  for (const RankCheck& rank : report.ranks) append_rank(writer, rank, report.world, report.policy);
   writer.end_array();
   writer.key("fits").boolean(report.fits());
   writer.end_object();

@@ -42,20 +42,11 @@ Result<int> run_check(const CheckArgs& args) {
   const eredu_topology topology = topology_of(args.topology);
   const eredu_check_options check_options = admission.check_options();
   const bool json = args.format == "json";
-  std::string world;
-  // The progress line is erased before anything is written. The table
-  // shows the world plan (eredu.world.v1) above the admission
-  // (eredu.check.v1), so it plans the world twice.
+  // The progress line is erased before anything is written. The table's
+  // world part reads each rank's totals from the check itself: one plan.
   EREDU_TRY(report, [&]() -> Result<std::string> {
     ProgressLine progress;
     const eredu_plan_options options = progress.options(plan_options(policy, args.topology));
-    if (!json) {
-      EREDU_TRY(planned, text_of([&](char** out, std::size_t* length, eredu_error** error) {
-                  return eredu_plan_world_json(model.get(), &topology, &options, out, length,
-                                               error);
-                }));
-      world = std::move(planned);
-    }
     return text_of([&](char** out, std::size_t* length, eredu_error** error) {
       return eredu_check_json(model.get(), &topology, &options, &check_options, out, length, error);
     });
@@ -65,7 +56,7 @@ Result<int> run_check(const CheckArgs& args) {
     EREDU_TRY(write_stdout(report));
   } else {
     const ModelCounts counts = model_counts(*model);
-    EREDU_TRY(write_stdout(check_header(checked, counts) + world_table(Json::parse(world)) + "\n" +
+    EREDU_TRY(write_stdout(check_header(checked, counts) + world_table(checked) + "\n" +
                            check_table(checked, counts.experts)));
   }
   const bool ok = checked.at("coverage").at("ok").get<bool>() && checked.at("fits").get<bool>();

@@ -71,7 +71,9 @@ std::string world_table(const Json& world) {
     out += problems_table(problems);
     out += fmt::format("coverage: {} problems ({} tensors)\n", problems.size(), tensors);
   }
-  const std::uint64_t global = u64(world, "global_bytes");
+  // eredu.world.v1 gives it at the top, eredu.check.v1 in its model.
+  const std::uint64_t global =
+      u64(world.contains("global_bytes") ? world : world.at("model"), "global_bytes");
   out += fmt::format("global bytes: {} ({})\n", global, human_bytes(global));
   return out;
 }

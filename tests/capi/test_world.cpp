@@ -114,7 +114,9 @@ Model load(const std::string& text) {
 std::string attention_rank(int rank, const char* fit) {
   return "{\"rank\":" + std::to_string(rank) +
          ",\"coordinates\":{\"tensor\":" + std::to_string(rank) +
-         ",\"pipeline\":0,\"expert\":0,\"data\":0},\"local_bytes\":33554432,\"static_bytes\":0,"
+         ",\"pipeline\":0,\"expert\":0,\"data\":0},\"totals\":{\"local_bytes\":33554432,"
+         "\"global_bytes\":67108864,\"materialized_tensors\":2,\"omitted_tensors\":0},"
+         "\"fell_back_groups\":[],\"local_bytes\":33554432,\"static_bytes\":0,"
          "\"layer_units\":1,\"device_window_units\":1,\"device_bytes\":33554432,\"host_bytes\":"
          "0,\"disk_bytes\":0," +
          fit + "}";
