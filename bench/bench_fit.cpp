@@ -17,34 +17,16 @@ namespace {
 
 std::string g_root = ".";
 
-void BM_Fit70B(benchmark::State& state) {
-  using namespace eredu;
-  const std::string dir = g_root + "/examples/models/reflection-llama-3.1-70b";
-  auto model = describe_model_dir(dir);
-  if (!model) {
-    state.SkipWithError("cannot describe the model; run from the source root");
-    return;
-  }
-  const AdmissionPolicy admission =
-      AdmissionPolicy::from_residency_document(std::nullopt, std::uint64_t{80} << 30).value();
-  for (auto _ : state) {
-    auto report = fit_topologies(model.value(), ShardingPolicy::Require, admission, 64,
-                                 static_cast<unsigned>(state.range(0)));
-    benchmark::DoNotOptimize(report);
-    if (!report || report.value().smallest_fitting_world() != 4u) {
-      state.SkipWithError("fit did not find world 4");
-      return;
-    }
-  }
-}
-BENCHMARK(BM_Fit70B)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
-
-void BM_FitDeepSeekR1(benchmark::State& state) {
+// Fits `model` (an example folder) under an 80 GiB device budget up to
+// `max_world` devices on `threads` threads, each iteration; the smallest
+// fitting world must be `smallest`.
+void fit_model(benchmark::State& state, const char* model, bool config_only,
+               std::uint64_t max_world, unsigned threads, std::uint64_t smallest) {
   using namespace eredu;
   DescribeOptions options;
-  options.config_only = true;
-  auto model = describe_model_dir(g_root + "/examples/models/deepseek-r1", options);
-  if (!model) {
+  options.config_only = config_only;
+  auto described = describe_model_dir(g_root + "/examples/models/" + model, options);
+  if (!described) {
     state.SkipWithError("cannot describe the model; run from the source root");
     return;
   }
@@ -52,13 +34,22 @@ void BM_FitDeepSeekR1(benchmark::State& state) {
       AdmissionPolicy::from_residency_document(std::nullopt, std::uint64_t{80} << 30).value();
   for (auto _ : state) {
     auto report =
-        fit_topologies(model.value(), ShardingPolicy::Require, admission, state.range(0), 2);
+        fit_topologies(described.value(), ShardingPolicy::Require, admission, max_world, threads);
     benchmark::DoNotOptimize(report);
-    if (!report || report.value().smallest_fitting_world() != 10u) {
-      state.SkipWithError("fit did not find world 10");
+    if (!report || report.value().smallest_fitting_world() != smallest) {
+      state.SkipWithError("fit did not find the expected smallest world");
       return;
     }
   }
+}
+
+void BM_Fit70B(benchmark::State& state) {
+  fit_model(state, "reflection-llama-3.1-70b", false, 64, static_cast<unsigned>(state.range(0)), 4);
+}
+BENCHMARK(BM_Fit70B)->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();
+
+void BM_FitDeepSeekR1(benchmark::State& state) {
+  fit_model(state, "deepseek-r1", true, static_cast<std::uint64_t>(state.range(0)), 2, 10);
 }
 BENCHMARK(BM_FitDeepSeekR1)->Arg(16)->Arg(128)->Unit(benchmark::kMillisecond)->UseRealTime();
 

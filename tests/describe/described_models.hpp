@@ -106,6 +106,25 @@ inline const ParameterMemberSpec& member_named(const ParameterGroupSpec& group,
   return *it;
 }
 
+/// Checks the member of `group` whose target is `target`: its stored shape,
+/// sharding and dtype.
+inline void check_member(const ParameterGroupSpec& group, const std::string& target,
+                         const std::vector<std::uint64_t>& shape, const MemberSharding& sharding,
+                         Dtype dtype) {
+  CAPTURE(target);
+  const ParameterMemberSpec& member = member_named(group, target);
+  CHECK(member.global_shape() == shape);
+  CHECK(member.sharding() == sharding);
+  CHECK(member.dtype() == dtype);
+}
+
+/// `folder` described; the test stops when it fails.
+inline std::shared_ptr<const ModelDescription> described(const EditedFolder& folder) {
+  auto model = folder.describe();
+  REQUIRE_MESSAGE(model.has_value(), model.error().message);
+  return model.value();
+}
+
 /// The member targets of `group`, in order.
 inline std::vector<std::string> targets(const ParameterGroupSpec& group) {
   std::vector<std::string> out;

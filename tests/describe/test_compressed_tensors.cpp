@@ -15,6 +15,8 @@ namespace eredu {
 namespace {
 
 using Shape = std::vector<std::uint64_t>;
+using test::check_member;
+using test::described;
 
 // qwen3-1.7b: 28 layers, each with q [2048, 2048], k and v [1024, 2048],
 // o [2048, 2048], gate and up [6144, 2048], down [2048, 6144] in BF16: 7
@@ -102,29 +104,6 @@ nlohmann::json config(const char* format, const nlohmann::json& weight_args,
 
 nlohmann::json w4a16(int group = 128) {
   return config("pack-quantized", weights(4, "group", group));
-}
-
-const ParameterMemberSpec& member(const ParameterGroupSpec& group, const std::string& target) {
-  for (const ParameterMemberSpec& each : group.members()) {
-    if (each.target() == target) return each;
-  }
-  FAIL("no member " << target);
-  return group.members().front();
-}
-
-void check_member(const ParameterGroupSpec& group, const std::string& target, const Shape& shape,
-                  const MemberSharding& sharding, Dtype dtype) {
-  CAPTURE(target);
-  const ParameterMemberSpec& found = member(group, target);
-  CHECK(found.global_shape() == shape);
-  CHECK(found.sharding() == sharding);
-  CHECK(found.dtype() == dtype);
-}
-
-std::shared_ptr<const ModelDescription> described(const test::EditedFolder& folder) {
-  auto model = folder.describe();
-  REQUIRE_MESSAGE(model.has_value(), model.error().message);
-  return model.value();
 }
 
 TEST_CASE("compressed-tensors: qwen3-1.7b W4A16 group 128 packs along the input axis") {

@@ -14,6 +14,8 @@ namespace eredu {
 namespace {
 
 using Shape = std::vector<std::uint64_t>;
+using test::check_member;
+using test::described;
 
 // qwen3-1.7b: 28 layers, each with q [2048, 2048], k and v [1024, 2048],
 // o [2048, 2048], gate and up [6144, 2048], down [2048, 6144] in BF16: the
@@ -67,29 +69,6 @@ nlohmann::json awq_config(int bits = 4, int group = 128) {
           {"group_size", group},
           {"version", "gemm"},
           {"zero_point", true}};
-}
-
-const ParameterMemberSpec& member(const ParameterGroupSpec& group, const std::string& target) {
-  for (const ParameterMemberSpec& each : group.members()) {
-    if (each.target() == target) return each;
-  }
-  FAIL("no member " << target);
-  return group.members().front();
-}
-
-void check_member(const ParameterGroupSpec& group, const std::string& target, const Shape& shape,
-                  const MemberSharding& sharding, Dtype dtype) {
-  CAPTURE(target);
-  const ParameterMemberSpec& found = member(group, target);
-  CHECK(found.global_shape() == shape);
-  CHECK(found.sharding() == sharding);
-  CHECK(found.dtype() == dtype);
-}
-
-std::shared_ptr<const ModelDescription> described(const test::EditedFolder& folder) {
-  auto model = folder.describe();
-  REQUIRE_MESSAGE(model.has_value(), model.error().message);
-  return model.value();
 }
 
 TEST_CASE("gptq: qwen3-1.7b 4-bit group 128 packs along the input axis") {

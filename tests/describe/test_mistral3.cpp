@@ -18,6 +18,7 @@ namespace eredu {
 namespace {
 
 using Shape = std::vector<std::uint64_t>;
+using test::check_member;
 
 constexpr const char* kMistral4 = "mistral-small-4-119b-mlx-4bit-mla-moe";
 constexpr std::uint64_t kBytes = 66949842944u;
@@ -42,15 +43,6 @@ constexpr std::uint64_t rank_bytes(std::uint64_t t, std::uint64_t e) {
   return ends + 36 * (2 * 2 * h + attention + 128 * h * 2 + (experts + 1) * mlp);
 }
 static_assert(rank_bytes(1, 1) == kBytes);
-
-void check_member(const ParameterGroupSpec& group, const std::string& target, const Shape& shape,
-                  const MemberSharding& sharding, Dtype dtype) {
-  CAPTURE(target);
-  const ParameterMemberSpec& member = test::member_named(group, target);
-  CHECK(member.global_shape() == shape);
-  CHECK(member.sharding() == sharding);
-  CHECK(member.dtype() == dtype);
-}
 
 TEST_CASE("mistral3: every index tensor described once, bytes equal total_size") {
   const auto model = test::describe(kMistral4);

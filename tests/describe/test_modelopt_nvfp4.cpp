@@ -15,6 +15,7 @@ namespace eredu {
 namespace {
 
 using Shape = std::vector<std::uint64_t>;
+using test::check_member;
 
 // qwen3-1.7b: 28 layers of 7 linears, Σ out·in = 50331648 elements a layer
 // (100663296 BF16 bytes) of the 3441149952. NVFP4 stores weight out·in/2
@@ -53,19 +54,6 @@ void quantize(test::EditedFolder& folder, const nlohmann::json& quantization, st
   }
   folder.index["weight_map"] = map;
   folder.index["metadata"]["total_size"] = bytes;
-}
-
-void check_member(const ParameterGroupSpec& group, const std::string& target, const Shape& shape,
-                  const MemberSharding& sharding, Dtype dtype) {
-  CAPTURE(target);
-  for (const ParameterMemberSpec& each : group.members()) {
-    if (each.target() != target) continue;
-    CHECK(each.global_shape() == shape);
-    CHECK(each.sharding() == sharding);
-    CHECK(each.dtype() == dtype);
-    return;
-  }
-  FAIL("no member " << target);
 }
 
 TEST_CASE("nvfp4: qwen3-1.7b packs two E2M1 values a byte with a scale per 16") {
