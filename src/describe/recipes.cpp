@@ -7,6 +7,8 @@
 #include "describe/recipes.hpp"
 
 #include <array>
+#include <span>
+#include <string_view>
 
 namespace eredu {
 namespace {
@@ -24,6 +26,17 @@ constexpr auto Q = Size::QRows;
 constexpr auto KV = Size::KvRows;
 
 constexpr std::array<std::string_view, 1> kModelNorm = {"model.norm.weight"};
+
+// A llama-style decoder: `model.norm.weight` at the end, `layer`'s groups in
+// every layer and, for a mixture of experts, the key of its expert count.
+constexpr recipe::Family decoder_family(std::span<const Group> layer,
+                                        std::string_view experts_key = {}) {
+  recipe::Family family;
+  family.final_norms = kModelNorm;
+  family.layer = layer;
+  family.experts_key = experts_key;
+  return family;
+}
 
 // llama, mistral, qwen2, qwen3: q, k, v, o (biases and q/k norms when
 // present), two layernorms, gate/up column-parallel and down row-parallel.
@@ -53,12 +66,7 @@ constexpr std::array kLlamaLayer = {
     Group{"norms", Kind::Replicated, kLlamaNorms},
     Group{"mlp", Kind::Mlp, kLlamaMlp},
 };
-constexpr recipe::Family kLlama = [] {
-  recipe::Family family;
-  family.final_norms = kModelNorm;
-  family.layer = kLlamaLayer;
-  return family;
-}();
+constexpr recipe::Family kLlama = decoder_family(kLlamaLayer);
 constexpr recipe::Family kQwen2 = [] {
   recipe::Family family = kLlama;
   family.qkv_bias = true;
@@ -75,25 +83,16 @@ constexpr std::array kPhi3Attention = {
     Tensor{"self_attn.qkv_proj.weight", {Size::QkvRows, H}, 2, Split::FusedQkv},
     Tensor{"self_attn.o_proj.weight", {H, Q}, 2, Split::Row},
 };
-constexpr std::array kPhi3Norms = {
-    Tensor{"input_layernorm.weight", {H}, 1, Split::Replicated},
-    Tensor{"post_attention_layernorm.weight", {H}, 1, Split::Replicated},
-};
 constexpr std::array kPhi3Mlp = {
     Tensor{"mlp.gate_up_proj.weight", {Size::GateUpRows, H}, 2, Split::FusedGateUp},
     Tensor{"mlp.down_proj.weight", {H, I}, 2, Split::Row},
 };
 constexpr std::array kPhi3Layer = {
     Group{"self_attn", Kind::Attention, kPhi3Attention},
-    Group{"norms", Kind::Replicated, kPhi3Norms},
+    Group{"norms", Kind::Replicated, kLlamaNorms},
     Group{"mlp", Kind::Mlp, kPhi3Mlp},
 };
-constexpr recipe::Family kPhi3 = [] {
-  recipe::Family family;
-  family.final_norms = kModelNorm;
-  family.layer = kPhi3Layer;
-  return family;
-}();
+constexpr recipe::Family kPhi3 = decoder_family(kPhi3Layer);
 
 // gemma2: llama attention and MLP, four norms around them, the head tied
 // to the embedding unless the index has lm_head.weight.
@@ -108,12 +107,7 @@ constexpr std::array kGemma2Layer = {
     Group{"norms", Kind::Replicated, kGemma2Norms},
     Group{"mlp", Kind::Mlp, kLlamaMlp},
 };
-constexpr recipe::Family kGemma2 = [] {
-  recipe::Family family;
-  family.final_norms = kModelNorm;
-  family.layer = kGemma2Layer;
-  return family;
-}();
+constexpr recipe::Family kGemma2 = decoder_family(kGemma2Layer);
 constexpr std::string_view kGemma2Defaults = R"({"vocab_size": 256000, "hidden_size": 2304,
   "intermediate_size": 9216, "num_hidden_layers": 26, "num_attention_heads": 8,
   "num_key_value_heads": 4, "head_dim": 256, "tie_word_embeddings": true,
@@ -136,13 +130,7 @@ constexpr std::array kMixtralLayer = {
     Group{"block_sparse_moe.gate", Kind::Replicated, kMixtralRouter},
     Group{"block_sparse_moe.experts.{}", Kind::Experts, kMixtralExpert},
 };
-constexpr recipe::Family kMixtral = [] {
-  recipe::Family family;
-  family.final_norms = kModelNorm;
-  family.layer = kMixtralLayer;
-  family.experts_key = "num_local_experts";
-  return family;
-}();
+constexpr recipe::Family kMixtral = decoder_family(kMixtralLayer, "num_local_experts");
 
 // granitemoe: llama attention and norms, a router, and the layer's experts
 // stacked on axis 0 of input_linear (gate | up) and output_linear (down).
@@ -159,13 +147,7 @@ constexpr std::array kGraniteMoeLayer = {
     Group{"block_sparse_moe.router", Kind::Replicated, kGraniteMoeRouter},
     Group{"block_sparse_moe.experts", Kind::StackedExperts, kGraniteMoeExperts},
 };
-constexpr recipe::Family kGraniteMoe = [] {
-  recipe::Family family;
-  family.final_norms = kModelNorm;
-  family.layer = kGraniteMoeLayer;
-  family.experts_key = "num_local_experts";
-  return family;
-}();
+constexpr recipe::Family kGraniteMoe = decoder_family(kGraniteMoeLayer, "num_local_experts");
 
 // minimax_m1: mixtral's experts and an F32 router; attn_type_list gives each
 // layer lightning attention (0: q | k | v of each head fused in qkv_proj,
@@ -177,10 +159,6 @@ constexpr std::array kLightningAttention = {
     Tensor{"self_attn.norm.weight", {Q}, 1, Split::Column},
     Tensor{"self_attn.out_proj.weight", {H, Q}, 2, Split::Row},
 };
-constexpr std::array kMiniMaxNorms = {
-    Tensor{"input_layernorm.weight", {H}, 1, Split::Replicated},
-    Tensor{"post_attention_layernorm.weight", {H}, 1, Split::Replicated},
-};
 constexpr std::array kMiniMaxRouter = {
     Tensor{"block_sparse_moe.gate.weight",
            {E, H},
@@ -189,28 +167,24 @@ constexpr std::array kMiniMaxRouter = {
            When::Always,
            recipe::Element::F32},
 };
-constexpr std::array kMiniMaxLightningLayer = {
-    Group{"self_attn", Kind::Heads, kLightningAttention},
-    Group{"norms", Kind::Replicated, kMiniMaxNorms},
-    Group{"block_sparse_moe.gate", Kind::Replicated, kMiniMaxRouter},
-    Group{"block_sparse_moe.experts.{}", Kind::Experts, kMixtralExpert},
-};
-constexpr std::array kMiniMaxSoftmaxLayer = {
-    Group{"self_attn", Kind::Attention, kLlamaAttention},
-    Group{"norms", Kind::Replicated, kMiniMaxNorms},
-    Group{"block_sparse_moe.gate", Kind::Replicated, kMiniMaxRouter},
-    Group{"block_sparse_moe.experts.{}", Kind::Experts, kMixtralExpert},
-};
+// The groups of a MiniMax layer around its `attention`.
+constexpr std::array<Group, 4> minimax_layer(Group attention) {
+  return {attention, Group{"norms", Kind::Replicated, kLlamaNorms},
+          Group{"block_sparse_moe.gate", Kind::Replicated, kMiniMaxRouter},
+          Group{"block_sparse_moe.experts.{}", Kind::Experts, kMixtralExpert}};
+}
+constexpr auto kMiniMaxLightningLayer =
+    minimax_layer(Group{"self_attn", Kind::Heads, kLightningAttention});
+constexpr auto kMiniMaxSoftmaxLayer =
+    minimax_layer(Group{"self_attn", Kind::Attention, kLlamaAttention});
 constexpr std::array kMiniMaxLayerTypes = {
     recipe::LayerType{"0", kMiniMaxLightningLayer},
     recipe::LayerType{"1", kMiniMaxSoftmaxLayer},
 };
 constexpr recipe::Family kMiniMaxM1 = [] {
-  recipe::Family family;
-  family.final_norms = kModelNorm;
+  recipe::Family family = decoder_family({}, "num_local_experts");
   family.layer_types_key = "attn_type_list";
   family.layer_types = kMiniMaxLayerTypes;
-  family.experts_key = "num_local_experts";
   return family;
 }();
 // MiniMaxM1Config (remote code of MiniMax-AI/MiniMax-M1); its config.json
