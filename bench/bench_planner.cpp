@@ -5,6 +5,7 @@
 // load >= 100 MB/s of JSON, one rank <= 10 ms, all 128 ranks of
 // TP 8 × PP 2 × EP 8 <= 1.5 s on two cores). Reported, never asserted.
 #include <benchmark/benchmark.h>
+#include <simdjson.h>
 
 #include "deepseek_description.hpp"
 #include "interchange/groups_json.hpp"
@@ -41,6 +42,20 @@ void BM_LoadGroupsJson(benchmark::State& state) {
   state.counters["json_bytes"] = static_cast<double>(text.size());
 }
 BENCHMARK(BM_LoadGroupsJson)->Unit(benchmark::kMillisecond);
+
+// The floor of loading: simdjson's DOM parse of the same text, validating
+// nothing of the schema (issue target: load within 5 × of it).
+void BM_SimdjsonParseFloor(benchmark::State& state) {
+  const simdjson::padded_string text(description_json());
+  simdjson::dom::parser parser;
+  for (auto _ : state) {
+    auto document = parser.parse(text);
+    if (document.error()) state.SkipWithError(simdjson::error_message(document.error()));
+    benchmark::DoNotOptimize(document);
+  }
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));
+}
+BENCHMARK(BM_SimdjsonParseFloor)->Unit(benchmark::kMillisecond);
 
 // The canonical writers on the same description and on one rank's layout.
 void BM_WriteGroupsJson(benchmark::State& state) {
