@@ -10,6 +10,7 @@ import "C"
 
 import (
 	"runtime"
+	"strings"
 	"unsafe"
 )
 
@@ -58,6 +59,34 @@ func DescribeModel(path string, opts DescribeOptions) (*ModelDescription, error)
 		return nil, err
 	}
 	return newModel(out), nil
+}
+
+// ModelTypes lists the config.json model_type values DescribeModel
+// supports (eredu_model_types), in the order of docs/describe.md's table.
+// Errors: *VersionError.
+func ModelTypes() ([]string, error) {
+	if err := checkVersion(); err != nil {
+		return nil, err
+	}
+	return strings.Split(C.GoString(C.eredu_model_types()), ", "), nil
+}
+
+// Warnings lists what DescribeModel could not verify about the model
+// (eredu_model_warning_count, eredu_model_warning), such as a weight index
+// without metadata.total_size; empty for most models and for a closed
+// description.
+func (m *ModelDescription) Warnings() []string {
+	h, err := m.handle()
+	if err != nil {
+		return nil
+	}
+	count := int(C.eredu_model_warning_count(h))
+	warnings := make([]string, 0, count)
+	for i := 0; i < count; i++ {
+		warnings = append(warnings, C.GoString(C.eredu_model_warning(h, C.size_t(i))))
+	}
+	runtime.KeepAlive(m)
+	return warnings
 }
 
 // Checkpoint is the table of the tensors a checkpoint stores (an

@@ -359,3 +359,51 @@ func TestLoadReadsEveryTensorAsReadTensorDoes(t *testing.T) {
 		t.Error("a closed RankData still has tensors")
 	}
 }
+
+func TestModelTypesAndWarnings(t *testing.T) {
+	types, err := ModelTypes()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(types) < 2 || types[0] != "llama" || types[1] != "mistral" {
+		t.Errorf("ModelTypes() = %v, want llama, mistral first", types)
+	}
+	// A folder whose index gives total_size 0 describes with one warning.
+	source := filepath.Join(repoRoot(t), "examples", "models", "qwen3-1.7b")
+	dir := t.TempDir()
+	config, err := os.ReadFile(filepath.Join(source, "config.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	index, err := os.ReadFile(filepath.Join(source, "model.safetensors.index.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	zeroed := strings.Replace(string(index), "\"total_size\": 3441149952", "\"total_size\": 0", 1)
+	if zeroed == string(index) {
+		t.Fatal("the index gives no total_size 3441149952")
+	}
+	if err := os.WriteFile(filepath.Join(dir, "config.json"), config, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "model.safetensors.index.json"), []byte(zeroed), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		path     string
+		warnings int
+	}{{source, 0}, {dir, 1}} {
+		model, err := DescribeModel(c.path, DescribeOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		warnings := model.Warnings()
+		model.Close()
+		if len(warnings) != c.warnings {
+			t.Errorf("%s: warnings %q, want %d", c.path, warnings, c.warnings)
+		}
+		if c.warnings == 1 && !strings.Contains(warnings[0], "total_size") {
+			t.Errorf("the warning %q does not name total_size", warnings[0])
+		}
+	}
+}

@@ -74,6 +74,41 @@ impl ModelDescription {
     }
 }
 
+/// The config.json `model_type` values [`ModelDescription::describe`]
+/// supports (`eredu_model_types`), in the order of docs/describe.md's table.
+pub fn model_types() -> Vec<String> {
+    // SAFETY: a NUL-terminated string in static storage, never NULL.
+    let text = unsafe { std::ffi::CStr::from_ptr(sys::eredu_model_types()) };
+    text.to_string_lossy()
+        .split(", ")
+        .map(str::to_owned)
+        .collect()
+}
+
+impl ModelDescription {
+    /// What [`ModelDescription::describe`] could not verify about the model
+    /// (`eredu_model_warning_count`, `eredu_model_warning`), such as a
+    /// weight index without `metadata.total_size`; empty for most models.
+    pub fn warnings(&self) -> Vec<String> {
+        // SAFETY: a live model.
+        let count = unsafe { sys::eredu_model_warning_count(self.as_ptr()) };
+        let mut warnings = Vec::with_capacity(count);
+        for index in 0..count {
+            // SAFETY: a live model and an index below its count: a
+            // NUL-terminated string owned by the model (or NULL).
+            let text = unsafe { sys::eredu_model_warning(self.as_ptr(), index) };
+            if text.is_null() {
+                continue;
+            }
+            // SAFETY: non-NULL, NUL-terminated, alive while the model is;
+            // copied before returning.
+            let text = unsafe { std::ffi::CStr::from_ptr(text) };
+            warnings.push(text.to_string_lossy().into_owned());
+        }
+        warnings
+    }
+}
+
 /// The tensors a checkpoint stores (`eredu_checkpoint`), freed on drop: for
 /// each, its file, byte range, element type and shape, read from the
 /// headers when it is opened; no file stays open. Read plans made from it

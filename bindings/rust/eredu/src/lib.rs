@@ -130,7 +130,8 @@ mod world;
 pub use eredu_sys as sys;
 
 pub use checkpoint::{
-    Checkpoint, DescribeOptions, ReadExtent, ReadOptions, ReadPlan, ReadStats, ReadTensor,
+    model_types, Checkpoint, DescribeOptions, ReadExtent, ReadOptions, ReadPlan, ReadStats,
+    ReadTensor,
 };
 pub use error::{Error, ErrorCode, Problem, Result};
 pub use format::{

@@ -287,3 +287,26 @@ fn read_rank_fills_every_tensor_as_read_tensor_does() {
     let error = plan.read_rank(&mut slices[..47], &options).unwrap_err();
     assert_eq!(error.code(), ErrorCode::InvalidArgument);
 }
+
+#[test]
+fn model_types_and_warnings() {
+    let types = eredu::model_types();
+    assert_eq!(&types[..2], ["llama", "mistral"]);
+    assert!(types.iter().any(|name| name == "mistral3"));
+    // A folder whose index gives total_size 0 describes with one warning.
+    let source = root().join("examples/models/qwen3-1.7b");
+    let dir = std::env::temp_dir().join(format!("eredu-warnings-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(source.join("config.json"), dir.join("config.json")).unwrap();
+    let index = std::fs::read_to_string(source.join("model.safetensors.index.json")).unwrap();
+    let zeroed = index.replacen("\"total_size\": 3441149952", "\"total_size\": 0", 1);
+    assert_ne!(zeroed, index);
+    std::fs::write(dir.join("model.safetensors.index.json"), zeroed).unwrap();
+    let plain = ModelDescription::describe(&source, &DescribeOptions::default()).unwrap();
+    assert!(plain.warnings().is_empty());
+    let warned = ModelDescription::describe(&dir, &DescribeOptions::default()).unwrap();
+    let warnings = warned.warnings();
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert_eq!(warnings.len(), 1);
+    assert!(warnings[0].contains("total_size"), "{warnings:?}");
+}
