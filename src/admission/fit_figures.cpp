@@ -17,17 +17,6 @@ bool is_layer_scope(const GroupScope& scope) {
   return scope.kind == GroupScope::Kind::Indexed && scope.layer.has_value();
 }
 
-// Whether the rank's pipeline stage holds `layer` (owns_scope's layer rule).
-bool holds_layer(const ParallelRankTopology& rank, const LocalRanges& ranges, std::uint64_t layer) {
-  if (rank.pipeline_parallel_size() > 1) return ranges.layers && ranges.layers->contains(layer);
-  return rank.pipeline_parallel_rank() == 0;
-}
-
-std::optional<std::uint64_t> checked_product(std::uint64_t count, std::uint64_t bytes) {
-  if (count != 0 && bytes > UINT64_MAX / count) return std::nullopt;
-  return count * bytes;
-}
-
 }  // namespace
 
 FitFigures::FitFigures(std::shared_ptr<const ModelDescription> model, ShardingPolicy policy,
@@ -121,7 +110,7 @@ const std::optional<std::vector<FitFigures::LayerFigure>>& FitFigures::layer_fig
       }
       if (owned == 0) continue;
       const auto& [held, bytes] = *class_bytes(entry.group_class, rank, ranges);
-      const auto product = checked_product(owned, bytes);
+      const auto product = checked_mul(owned, bytes);
       const auto sum = product ? checked_add(figures[p].bytes, *product) : std::nullopt;
       if (!sum) return answer;
       figures[p].bytes = *sum;
@@ -179,7 +168,9 @@ std::optional<FitTopology> FitFigures::row(const ParallelTopology& topology) {
     RankUnits units;
     units.static_bytes = *static_total;
     for (std::size_t p = 0; p < layers_.size(); ++p) {
-      if (!(*layers)[p].held || !holds_layer(rank.value(), ranges.value(), layers_[p])) continue;
+      if (!(*layers)[p].held ||
+          !owns_scope(GroupScope::indexed(layers_[p], std::nullopt), rank.value(), ranges.value()))
+        continue;
       units.layer_units.push_back({layers_[p], (*layers)[p].bytes});
       const auto sum = checked_add(units.layer_bytes, (*layers)[p].bytes);
       if (!sum) return std::nullopt;
