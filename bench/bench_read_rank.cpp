@@ -14,6 +14,7 @@
 // usage: bench_read_rank [--benchmark_*] (writes 256 MiB in $TMPDIR)
 #include <benchmark/benchmark.h>
 #include <fcntl.h>
+#include <fmt/format.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -75,7 +76,7 @@ ReadPlan bench_plan(bool strided) {
   plan.files = {bench_file().path()};
   for (std::uint64_t i = 0; i < kMatrices; ++i) {
     TensorReadPlan tensor;
-    tensor.target = "w" + std::to_string(i);
+    tensor.target = fmt::format("w{}", i);
     tensor.dtype = "BF16";
     const std::uint64_t rows = kMatrixBytes / kRow;
     if (strided) {
