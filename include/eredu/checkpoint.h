@@ -106,7 +106,9 @@ struct eredu_read_options {
   /** Rows of a strided extent separated by gaps of at most this many bytes
    * are read as one span, one preadv scattering the rows into place (the
    * gaps are read and dropped, counted in eredu_read_stats.bytes_read);
-   * rows with wider gaps are read one request each. Default 65536. */
+   * rows with wider gaps are copied from a read-only mapping of the span
+   * they cover (read one request each with `direct`). Default 0: only the
+   * bytes the tensors keep are read. */
   uint64_t max_gap_bytes;
   /** 1: read with O_DIRECT through 4096-byte aligned bounce buffers,
    * bypassing the page cache (the aligned covers are read and counted in
@@ -123,10 +125,11 @@ struct eredu_read_options {
   void *progress_data;
 };
 
-/** The defaults: a thread per hardware thread, 1 MiB requests, rows with
- * gaps up to 64 KiB coalesced, buffered reads, no progress callback. */
+/** The defaults: a thread per hardware thread, 1 MiB requests, no gap
+ * read (strided rows copied from a mapping), buffered reads, no progress
+ * callback. */
 #define EREDU_READ_OPTIONS_INIT \
-  { (uint32_t)sizeof(eredu_read_options), 0, 1048576, 65536, 0, NULL, NULL }
+  { (uint32_t)sizeof(eredu_read_options), 0, 1048576, 0, 0, NULL, NULL }
 
 /**
  * What eredu_read_plan_read_rank or eredu_read_plan_load read. An output
@@ -138,14 +141,15 @@ struct eredu_read_stats {
   uint32_t struct_size;
   /** Threads that read, the calling one included. */
   uint32_t threads;
-  /** Bytes the read requests returned from the files: bytes_kept plus the
-   * gaps of coalesced rows and the alignment of O_DIRECT reads. */
+  /** Bytes the read requests returned from the files (rows copied from a
+   * mapping count their own bytes): bytes_kept plus the gaps of coalesced
+   * rows and the alignment of O_DIRECT reads. */
   uint64_t bytes_read;
   /** Bytes written to the tensors' buffers: the plan's read bytes. */
   uint64_t bytes_kept;
   /** Tensors filled: the plan's tensor count. */
   uint64_t tensors;
-  /** Read system calls. */
+  /** Read system calls and mappings of strided rows. */
   uint64_t requests;
   /** 1 when every request was an O_DIRECT read. */
   uint8_t direct;
@@ -371,9 +375,10 @@ EREDU_API eredu_status eredu_read_stats_init(eredu_read_stats *stats, size_t siz
  * eredu_read_plan_read_tensor would read, for all tensors at once, by
  * `options->threads` threads issuing pread requests of at most
  * `options->request_bytes`, in file order, each file opened once for the
- * call; rows of strided extents with small gaps read as one span and copied
- * out. Padding rows and the bytes past a tensor's local_bytes are left as
- * they were.
+ * call; rows of strided extents copied from a mapping of their span, or,
+ * when their gaps are at most `options->max_gap_bytes`, read as one span.
+ * Padding rows and the bytes past a tensor's local_bytes are left as they
+ * were.
  * @param buffers      `buffer_count` buffers, one per tensor in the plan's
  *                     order (eredu_read_plan_tensor_info), each of at least
  *                     the tensor's local_bytes; `data` may be NULL for a

@@ -289,7 +289,8 @@ int run(int argc, char** argv) {
                          "drop the files' cached pages first, to measure reads from the disk");
   load_command
       ->add_option("--max-gap", load.max_gap,
-                   "read rows whose gaps are at most this many bytes as one span (default 65536)")
+                   "read rows whose gaps are at most this many bytes as one span (default 0: "
+                   "copy rows from a mapping, reading only kept bytes)")
       ->check(kDecimal);
 
   ResidencyArgs residency;

@@ -26,6 +26,7 @@
 #include <utility>
 
 #include "core/checked.hpp"
+#include "readplan/mapped_rows.hpp"
 
 namespace eredu {
 namespace {
@@ -83,7 +84,7 @@ Result<std::unique_ptr<RankFile>> open_rank_file(std::string path, bool direct) 
 enum class ItemKind : std::uint8_t {
   Contiguous,  // `length` bytes at `offset` into `dest`
   Span,        // `rows` rows of `length` bytes `stride` apart, read as one span
-  Rows,        // the same rows, one request each
+  Rows,        // rows copied from a mapping of their span, or one request each
 };
 
 // One unit of work a thread takes: at most about request_bytes.
@@ -129,11 +130,10 @@ void add_extent(std::vector<ReadItem>& items, const ReadExtent& extent, char* de
   }
   const bool coalesce =
       extent.stride >= extent.length && extent.stride - extent.length <= options.max_gap_bytes;
-  // Span items: k rows span (k - 1) * stride + length <= request bytes.
-  // Row items: k rows keep about request bytes.
-  const std::uint64_t per_item =
-      coalesce ? std::min(kSpanRows, (request - extent.length) / extent.stride + 1)
-               : std::max<std::uint64_t>(1, request / extent.length);
+  // k rows span (k - 1) * stride + length <= request bytes; a span item
+  // also takes at most kSpanRows rows.
+  const std::uint64_t spanned = (request - extent.length) / extent.stride + 1;
+  const std::uint64_t per_item = coalesce ? std::min(kSpanRows, spanned) : spanned;
   const ItemKind kind = coalesce && per_item > 1 ? ItemKind::Span : ItemKind::Rows;
   for (std::uint64_t row = 0; row < extent.count; row += per_item) {
     const std::uint64_t rows = std::min(per_item, extent.count - row);
@@ -387,6 +387,15 @@ class RankReader {
         return outcome::success();
       }
       case ItemKind::Rows:
+        if (!direct && item.rows > 1) {
+          // Only the rows' bytes are copied: nothing the rank does not keep.
+          EREDU_TRY(copy_mapped_rows(
+              file.fd, file.path,
+              {item.offset, item.length, item.rows, item.stride, item.dest, item.dest_stride}));
+          read += item.kept();
+          ++requests;
+          return outcome::success();
+        }
         for (std::uint64_t row = 0; row < item.rows; ++row) {
           char* dest = item.dest + row * item.dest_stride;
           const std::uint64_t offset = item.offset + row * item.stride;

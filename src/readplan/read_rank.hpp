@@ -26,9 +26,11 @@ struct ReadRankOptions {
   std::uint64_t request_bytes = std::uint64_t{1} << 20;
   /// Rows of a strided extent whose gaps are at most this many bytes are
   /// read as one span by one preadv scattering the rows into place (the
-  /// gaps are read into scratch memory and dropped);
-  /// wider gaps are read row by row.
-  std::uint64_t max_gap_bytes = std::uint64_t{64} << 10;
+  /// gaps are read into scratch memory and dropped, counted in bytes_read);
+  /// rows with wider gaps are copied from a read-only mapping of the span
+  /// they cover (or read row by row with O_DIRECT), so the default 0 reads
+  /// exactly the bytes kept.
+  std::uint64_t max_gap_bytes = 0;
   /// Read with O_DIRECT through aligned bounce buffers, bypassing the page
   /// cache; a file whose file system refuses O_DIRECT is read buffered
   /// (ReadRankStats::direct tells).
@@ -40,10 +42,10 @@ struct ReadRankOptions {
 
 /// What read_rank did.
 struct ReadRankStats {
-  std::uint64_t bytes_read = 0;  // bytes the read requests returned from the files
+  std::uint64_t bytes_read = 0;  // bytes the requests read from the files (mapped rows: copied)
   std::uint64_t bytes_kept = 0;  // bytes written to the buffers: the plan's read_bytes
   std::uint64_t tensors = 0;     // tensors filled
-  std::uint64_t requests = 0;    // read system calls
+  std::uint64_t requests = 0;    // read system calls and mappings of rows
   unsigned threads = 0;          // threads that read, the calling one included
   bool direct = false;           // every request was an O_DIRECT read
 };

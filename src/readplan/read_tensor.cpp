@@ -4,7 +4,6 @@
 #include "readplan/read_tensor.hpp"
 
 #include <fcntl.h>
-#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -14,6 +13,7 @@
 #include <utility>
 
 #include "core/checked.hpp"
+#include "readplan/mapped_rows.hpp"
 
 namespace eredu {
 namespace {
@@ -76,25 +76,14 @@ Result<void> read_single(const OpenFiles::File& file, const ReadExtent& extent, 
 }
 
 Result<void> read_strided(const OpenFiles::File& file, const ReadExtent& extent, char* dest) {
-  // The span [offset, end) the rows cover, mapped from its page.
   const std::uint64_t end = extent.offset + (extent.count - 1) * extent.stride + extent.length;
   if (end > file.size) {
     return failf(Status::Io, "{} holds {} bytes, the plan reads up to byte {}", file.path,
                  file.size, end);
   }
-  const auto page = static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE));
-  const std::uint64_t start = extent.offset / page * page;
-  void* mapped = ::mmap(nullptr, end - start, PROT_READ, MAP_PRIVATE | MAP_POPULATE, file.fd,
-                        static_cast<off_t>(start));
-  if (mapped == MAP_FAILED) {
-    return failf(Status::Io, "cannot map {}: {}", file.path, std::strerror(errno));
-  }
-  const char* rows = static_cast<const char*>(mapped) + (extent.offset - start);
-  for (std::uint64_t i = 0; i < extent.count; ++i) {
-    std::memcpy(dest + i * extent.dest_stride, rows + i * extent.stride, extent.length);
-  }
-  ::munmap(mapped, end - start);
-  return outcome::success();
+  return copy_mapped_rows(
+      file.fd, file.path,
+      {extent.offset, extent.length, extent.count, extent.stride, dest, extent.dest_stride});
 }
 
 }  // namespace

@@ -262,7 +262,7 @@ TEST_SUITE("capi.misuse") {
     CHECK(read.struct_size == sizeof read);
     CHECK(read.threads == 0);
     CHECK(read.request_bytes == 1048576);
-    CHECK(read.max_gap_bytes == 65536);
+    CHECK(read.max_gap_bytes == 0);
     CHECK(read.direct == 0);
     CHECK((read.progress == nullptr));
     CHECK(read.progress_data == nullptr);

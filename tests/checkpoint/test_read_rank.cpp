@@ -89,24 +89,27 @@ TEST_CASE("stories260K.gguf rank 1 of TP 2: every tensor, as read_tensor reads i
   REQUIRE(plan.read_bytes == 587008);
   const std::vector<std::string> expected = read_one_by_one(plan);
 
-  SUBCASE("defaults: strided rows coalesced, their gaps read and dropped") {
+  SUBCASE("defaults: strided rows copied from a mapping, nothing but kept bytes read") {
     const RankRead read = read_all(plan, {});
     CHECK(read.tensors == expected);
     CHECK(read.stats.tensors == 48);
+    CHECK(read.stats.bytes_kept == 587008);
+    CHECK(read.stats.bytes_read == 587008);
+    CHECK(read.stats.bytes_read == coalesced_bytes(plan, 0));
+    // One request per extent: a pread or, for the 10 strided ones, a mapping.
+    CHECK(read.stats.requests == 48);
+    CHECK_FALSE(read.stats.direct);
+  }
+  SUBCASE("gaps up to 64 KiB coalesced: the gaps read and dropped") {
+    ReadRankOptions options;
+    options.max_gap_bytes = 65536;
+    const RankRead read = read_all(plan, options);
+    CHECK(read.tensors == expected);
     CHECK(read.stats.bytes_kept == 587008);
     CHECK(read.stats.bytes_read == coalesced_bytes(plan, 65536));
     // The row-parallel matrices of 5 layers read with the gaps between
     // their 64 rows: attn_output 63 x 128 bytes, ffn_down 63 x 344.
     CHECK(read.stats.bytes_read == 587008 + 5 * 63 * (128 + 344));
-    CHECK_FALSE(read.stats.direct);
-  }
-  SUBCASE("no coalescing: every row its own request, nothing but kept bytes read") {
-    ReadRankOptions options;
-    options.max_gap_bytes = 0;
-    const RankRead read = read_all(plan, options);
-    CHECK(read.tensors == expected);
-    CHECK(read.stats.bytes_read == 587008);
-    CHECK(read.stats.bytes_kept == 587008);
   }
   SUBCASE("small requests on three threads, one thread") {
     for (unsigned threads : {1u, 3u}) {
@@ -219,13 +222,14 @@ TEST_CASE("a generated safetensors file: strided experts, and truncated after pl
   const RankRead read = read_all(plan, {});
   CHECK(read.tensors == expected);
   CHECK(read.stats.bytes_kept == 64 + 48);
-  CHECK(read.stats.bytes_read == 64 + 48 + 24);  // the 24-byte gap between the two rows
-  ReadRankOptions rows;
-  rows.max_gap_bytes = 16;
-  const RankRead by_row = read_all(plan, rows);
-  CHECK(by_row.tensors == expected);
-  CHECK(by_row.stats.bytes_read == 64 + 48);
-  CHECK(by_row.stats.requests == 3);
+  CHECK(read.stats.bytes_read == 64 + 48);
+  CHECK(read.stats.requests == 2);  // the norm's pread, one mapping of both rows
+  ReadRankOptions span;
+  span.max_gap_bytes = 24;
+  const RankRead spanned = read_all(plan, span);
+  CHECK(spanned.tensors == expected);
+  CHECK(spanned.stats.bytes_read == 64 + 48 + 24);  // the 24-byte gap between the two rows
+  CHECK(spanned.stats.requests == 2);
 
   // The file loses its last bytes after the plan was made.
   REQUIRE(::truncate(file.c_str(), static_cast<off_t>(base + 100)) == 0);

@@ -396,9 +396,10 @@ type ReadOptions struct {
 }
 
 // DefaultReadOptions are EREDU_READ_OPTIONS_INIT's: a thread per hardware
-// thread, 1 MiB requests, gaps up to 64 KiB coalesced, buffered reads.
+// thread, 1 MiB requests, strided rows copied from a mapping (no gap
+// read), buffered reads.
 func DefaultReadOptions() ReadOptions {
-	return ReadOptions{RequestBytes: 1 << 20, MaxGapBytes: 65536}
+	return ReadOptions{RequestBytes: 1 << 20, MaxGapBytes: 0}
 }
 
 // ReadStats is what ReadPlan.Load read (eredu_read_stats).

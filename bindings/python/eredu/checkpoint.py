@@ -277,12 +277,13 @@ class ReadPlan(Handle):
         return buffer
 
     def read_rank(self, buffers=None, *, threads=0, request_bytes=1 << 20,
-                  max_gap_bytes=65536, direct=False, progress=None):
+                  max_gap_bytes=0, direct=False, progress=None):
         """Every tensor of the plan read at once by eredu_read_plan_read_rank
         (docs/checkpoints.md, "Reading a whole rank"): a pool of `threads`
         threads (0: one per hardware thread) issuing preads of at most
         `request_bytes`, each file opened once, rows of strided extents with
-        gaps of at most `max_gap_bytes` read as one span; with `direct`,
+        gaps of at most `max_gap_bytes` read as one span (0: copied from a
+        mapping, only kept bytes read); with `direct`,
         O_DIRECT reads (buffered where the file system refuses them).
 
         `buffers`: one writable bytes-like object (or torch tensor: its

@@ -208,7 +208,8 @@ pub struct ReadOptions {
     /// The most bytes one read request asks for (4096 to 1 GiB).
     pub request_bytes: u64,
     /// Rows of a strided extent with gaps of at most this many bytes are
-    /// read as one span, the gaps dropped.
+    /// read as one span, the gaps read and dropped; 0 (the default): rows
+    /// are copied from a mapping of their span and only kept bytes are read.
     pub max_gap_bytes: u64,
     /// `O_DIRECT` reads (buffered where the file system refuses them).
     pub direct: bool,
@@ -216,12 +217,13 @@ pub struct ReadOptions {
 
 impl Default for ReadOptions {
     /// `EREDU_READ_OPTIONS_INIT`: a thread per hardware thread, 1 MiB
-    /// requests, gaps up to 64 KiB coalesced, buffered reads.
+    /// requests, strided rows copied from a mapping (no gap read), buffered
+    /// reads.
     fn default() -> Self {
         Self {
             threads: 0,
             request_bytes: 1 << 20,
-            max_gap_bytes: 65536,
+            max_gap_bytes: 0,
             direct: false,
         }
     }
