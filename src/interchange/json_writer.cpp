@@ -84,6 +84,19 @@ JsonWriter& JsonWriter::uint_or_null(std::optional<std::uint64_t> value) {
   return value ? uint(*value) : null();
 }
 
+JsonWriter& JsonWriter::raw_values(std::string_view text) {
+  before_value();
+  out_ += text;
+  return *this;
+}
+
+JsonWriter& JsonWriter::raw_members(std::string_view text) {
+  if (!first_) out_ += ',';
+  out_ += text;
+  first_ = false;
+  return *this;
+}
+
 void JsonWriter::append_escaped(std::string_view text) {
   // Output is always valid JSON: ill-formed UTF-8 (a folder name, a message
   // from another library) is written with U+FFFD in place of the bad bytes.

@@ -44,6 +44,13 @@ class JsonWriter {
   /// `value`, or null when absent.
   JsonWriter& uint_or_null(std::optional<std::uint64_t> value);
 
+  /// `text`, complete values this writer wrote before, separated by commas
+  /// (no leading or trailing one), as the next values of the open array.
+  JsonWriter& raw_values(std::string_view text);
+  /// `text`, members `"key":value,...` this writer wrote before (no
+  /// leading or trailing comma), as the next members of the open object.
+  JsonWriter& raw_members(std::string_view text);
+
  private:
   void before_value();
   void append_escaped(std::string_view text);

@@ -49,13 +49,17 @@ void append_placement(JsonWriter& writer, const TensorPlacement& placement) {
   writer.end_object();
 }
 
-void append_tensor(JsonWriter& writer, const LocalTensorLayout& tensor) {
-  writer.begin_object();
+// The members every rank writes alike, target to global_shape.
+void append_tensor_head(JsonWriter& writer, const LocalTensorLayout& tensor) {
   writer.key("target").string(tensor.target());
   writer.key("logical_name").string(tensor.logical_name());
   writer.key("role").string(role_name(tensor.role()));
   writer.key("global_shape");
   append_shape(writer, tensor.global_shape());
+}
+
+// The members from local_shape on, of an object whose head is written.
+void append_tensor_tail(JsonWriter& writer, const LocalTensorLayout& tensor) {
   writer.key("local_shape");
   append_shape(writer, tensor.local_shape);
   writer.key("placement");
@@ -78,10 +82,85 @@ void append_tensor(JsonWriter& writer, const LocalTensorLayout& tensor) {
     writer.end_object();
   }
   writer.key("local_bytes").uint_or_null(tensor.local_bytes);
+}
+
+void append_tensor(JsonWriter& writer, const LocalTensorLayout& tensor) {
+  writer.begin_object();
+  append_tensor_head(writer, tensor);
+  append_tensor_tail(writer, tensor);
   writer.end_object();
 }
 
+// The tensor at `position` with the description's head when it has it.
+void append_tensor(JsonWriter& writer, const LocalTensorLayout& tensor, std::size_t position,
+                   const LayoutJsonFragments& fragments) {
+  const std::optional<std::string_view> head = fragments.head(position, tensor);
+  if (!head) {
+    append_tensor(writer, tensor);
+    return;
+  }
+  writer.begin_object().raw_members(*head);
+  append_tensor_tail(writer, tensor);
+  writer.end_object();
+}
+
+// An omitted tensor's entry, which depends on its member alone.
+LocalTensorLayout omitted_tensor(const ParameterGroupSpec& group,
+                                 const ParameterMemberSpec& member) {
+  LocalTensorLayout tensor;
+  tensor.group = &group;
+  tensor.member = &member;
+  tensor.placement = TensorPlacement::omit();
+  tensor.local_bytes = 0;
+  return tensor;
+}
+
+// Whether `tensor` is written as omitted_tensor of its member is.
+bool is_omitted_tensor(const LocalTensorLayout& tensor) {
+  return tensor.placement.kind == PlacementKind::Omit && tensor.local_shape.empty() &&
+         !tensor.logical_range && !tensor.fell_back_to_replication && tensor.kv_head_copies == 1 &&
+         tensor.padding_rows == 0 && !tensor.expert_range && tensor.local_bytes == std::uint64_t{0};
+}
+
 }  // namespace
+
+LayoutJsonFragments::LayoutJsonFragments(const ModelDescription& model) {
+  entries_.reserve(model.by_target().size());
+  for (const std::uint32_t flat : model.by_target()) {
+    const MemberEntry& where = model.members()[flat];
+    const ParameterGroupSpec& group = model.groups()[where.group];
+    const LocalTensorLayout tensor = omitted_tensor(group, group.members()[where.member]);
+    if (!entries_.empty()) text_ += ',';
+    Entry& entry = entries_.emplace_back();
+    entry.group = tensor.group;
+    entry.member = tensor.member;
+    entry.start = text_.size();
+    JsonWriter writer(text_);
+    writer.begin_object();
+    append_tensor_head(writer, tensor);
+    entry.head_end = text_.size();
+    append_tensor_tail(writer, tensor);
+    writer.end_object();
+    entry.end = text_.size();
+  }
+}
+
+std::optional<std::string_view> LayoutJsonFragments::head(std::size_t position,
+                                                          const LocalTensorLayout& tensor) const {
+  if (position >= entries_.size()) return std::nullopt;
+  const Entry& entry = entries_[position];
+  if (entry.member != tensor.member || entry.group != tensor.group) return std::nullopt;
+  return std::string_view(text_).substr(entry.start + 1, entry.head_end - entry.start - 1);
+}
+
+LayoutJsonFragments::OmittedRun LayoutJsonFragments::omitted_run(
+    std::size_t position, std::span<const LocalTensorLayout> tensors) const {
+  std::size_t end = position;
+  while (end < tensors.size() && head(end, tensors[end]) && is_omitted_tensor(tensors[end])) ++end;
+  if (end == position) return {};
+  const std::size_t start = entries_[position].start;
+  return {std::string_view(text_).substr(start, entries_[end - 1].end - start), end - position};
+}
 
 void append_topology(JsonWriter& writer, const ParallelTopology& topology) {
   writer.begin_object();
@@ -131,8 +210,15 @@ void append_experts(JsonWriter& writer, const RankExperts& experts,
   writer.end_object();
 }
 
-std::string layout_to_json(const LocalModelLayout& layout) {
+std::string layout_to_json(const LocalModelLayout& layout, const LayoutJsonFragments* fragments) {
   std::string out;
+  layout_to_json(layout, fragments, out);
+  return out;
+}
+
+void layout_to_json(const LocalModelLayout& layout, const LayoutJsonFragments* fragments,
+                    std::string& out) {
+  out.clear();
   out.reserve(512 + layout.tensors.size() * 320);  // typical bytes per tensor entry
   JsonWriter writer(out);
   writer.begin_object();
@@ -144,7 +230,21 @@ std::string layout_to_json(const LocalModelLayout& layout) {
   append_coordinates(writer, layout.coordinates);
   writer.key("policy").string(sharding_policy_name(layout.policy));
   writer.key("tensors").begin_array();
-  for (const LocalTensorLayout& tensor : layout.tensors) append_tensor(writer, tensor);
+  const std::span<const LocalTensorLayout> tensors = layout.tensors;
+  for (std::size_t i = 0; i < tensors.size();) {
+    if (fragments == nullptr) {
+      append_tensor(writer, tensors[i++]);
+      continue;
+    }
+    if (const LayoutJsonFragments::OmittedRun run = fragments->omitted_run(i, tensors);
+        run.tensors > 0) {
+      writer.raw_values(run.text);
+      i += run.tensors;
+      continue;
+    }
+    append_tensor(writer, tensors[i], i, *fragments);
+    ++i;
+  }
   writer.end_array();
   writer.key("totals");
   append_totals(writer, layout.totals);
@@ -154,7 +254,6 @@ std::string layout_to_json(const LocalModelLayout& layout) {
   }
   writer.end_object();
   out += '\n';
-  return out;
 }
 
 }  // namespace eredu

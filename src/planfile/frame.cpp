@@ -8,13 +8,11 @@
 
 #include <algorithm>
 #include <memory>
+#include <new>
 
 namespace eredu {
 namespace {
 
-struct FreeCompress {
-  void operator()(ZSTD_CCtx* context) const { ZSTD_freeCCtx(context); }
-};
 struct FreeDecompress {
   void operator()(ZSTD_DStream* stream) const { ZSTD_freeDStream(stream); }
 };
@@ -25,17 +23,30 @@ constexpr std::uint64_t kFirstOutput = std::uint64_t{1} << 20;
 
 }  // namespace
 
-Result<std::string> compress_frame(std::string_view text) {
-  const std::unique_ptr<ZSTD_CCtx, FreeCompress> context(ZSTD_createCCtx());
-  if (!context) return fail(Status::OutOfMemory, "out of memory");
-  std::string out(ZSTD_compressBound(text.size()), '\0');
-  const std::size_t written = ZSTD_compressCCtx(context.get(), out.data(), out.size(), text.data(),
+void FrameCompressor::FreeContext::operator()(ZSTD_CCtx_s* context) const {
+  ZSTD_freeCCtx(context);
+}
+
+Result<std::string_view> FrameCompressor::compress(std::string_view text) {
+  if (!context_) {
+    context_.reset(ZSTD_createCCtx());
+    if (!context_) return fail(Status::OutOfMemory, "out of memory");
+  }
+  const std::size_t bound = ZSTD_compressBound(text.size());
+  if (ZSTD_isError(bound)) {
+    return failf(Status::Internal, "zstd compression failed: {}", ZSTD_getErrorName(bound));
+  }
+  if (bound > capacity_) {
+    out_.reset(new (std::nothrow) char[bound]);
+    capacity_ = out_ ? bound : 0;
+    if (!out_) return fail(Status::OutOfMemory, "out of memory");
+  }
+  const std::size_t written = ZSTD_compressCCtx(context_.get(), out_.get(), capacity_, text.data(),
                                                 text.size(), kPlanFileLevel);
   if (ZSTD_isError(written)) {
     return failf(Status::Internal, "zstd compression failed: {}", ZSTD_getErrorName(written));
   }
-  out.resize(written);
-  return out;
+  return std::string_view(out_.get(), written);
 }
 
 std::uint64_t frame_checksum(std::string_view bytes) {

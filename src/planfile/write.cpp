@@ -9,6 +9,9 @@
 
 #include <cerrno>
 #include <cstring>
+#include <memory>
+#include <mutex>
+#include <string>
 #include <vector>
 
 #include "eredu/version.h"
@@ -80,6 +83,54 @@ class TemporaryFile {
   bool committed_ = false;
 };
 
+// What a worker reuses from one rank to the next: the layout's text and a
+// compressor. Taken by a visit and given back when it ends; there are at
+// most as many as workers.
+struct RankScratch {
+  std::string text;
+  FrameCompressor compressor;
+};
+
+class ScratchPool {
+ public:
+  std::unique_ptr<RankScratch> take() {
+    const std::lock_guard lock(mutex_);
+    if (free_.empty()) return std::make_unique<RankScratch>();
+    std::unique_ptr<RankScratch> scratch = std::move(free_.back());
+    free_.pop_back();
+    return scratch;
+  }
+
+  void give_back(std::unique_ptr<RankScratch> scratch) {
+    const std::lock_guard lock(mutex_);
+    free_.push_back(std::move(scratch));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<RankScratch>> free_;
+};
+
+// Rank `layout`'s frame, compressed with `scratch`: its entry's sizes and
+// checksum and the frame's bytes.
+Result<void> compress_rank(const LocalModelLayout& layout, const LayoutJsonFragments& fragments,
+                           RankScratch& scratch, FrameEntry& entry, std::string& frame) {
+  layout_to_json(layout, &fragments, scratch.text);
+  const std::string& text = scratch.text;
+  if (text.size() > kPlanFileMaxRankBytes) {
+    return failf(Status::InvalidArgument,
+                 "rank {}'s layout of {} bytes is larger than the {} bytes a plan file holds "
+                 "per rank",
+                 layout.rank, text.size(), kPlanFileMaxRankBytes);
+  }
+  EREDU_TRY(compressed, scratch.compressor.compress(text));
+  entry.compressed = compressed.size();
+  entry.uncompressed = text.size();
+  entry.checksum = frame_checksum(compressed);
+  frame.assign(compressed);
+  return outcome::success();
+}
+
 }  // namespace
 
 Result<void> write_plan_file(const std::shared_ptr<const ModelDescription>& model,
@@ -88,20 +139,14 @@ Result<void> write_plan_file(const std::shared_ptr<const ModelDescription>& mode
   // Each rank's slot is written by the one worker that planned it.
   std::vector<std::string> compressed(std::min(topology.world_size(), kMaxPlanFileRanks));
   std::vector<FrameEntry> frames(compressed.size());
+  const LayoutJsonFragments fragments(*model);
+  ScratchPool pool;
   options.visit = [&](const LocalModelLayout& layout) -> Result<void> {
-    const std::string text = layout_to_json(layout);
-    if (text.size() > kPlanFileMaxRankBytes) {
-      return failf(Status::InvalidArgument,
-                   "rank {}'s layout of {} bytes is larger than the {} bytes a plan file holds "
-                   "per rank",
-                   layout.rank, text.size(), kPlanFileMaxRankBytes);
-    }
-    EREDU_TRY(frame, compress_frame(text));
-    frames[layout.rank].compressed = frame.size();
-    frames[layout.rank].uncompressed = text.size();
-    frames[layout.rank].checksum = frame_checksum(frame);
-    compressed[layout.rank] = std::move(frame);
-    return outcome::success();
+    std::unique_ptr<RankScratch> scratch = pool.take();
+    Result<void> done =
+        compress_rank(layout, fragments, *scratch, frames[layout.rank], compressed[layout.rank]);
+    pool.give_back(std::move(scratch));
+    return done;
   };
   EREDU_TRY(world, plan_world(model, topology, policy, options));
   PlanFileHeader header;

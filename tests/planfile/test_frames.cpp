@@ -40,14 +40,28 @@ Result<std::string> read_rank(const std::string& bytes) {
 }
 
 TEST_CASE("a frame decompresses to exactly the recorded text") {
-  const std::string frame = compress_frame(kText).value();
+  FrameCompressor compressor;
+  const std::string frame(compressor.compress(kText).value());
   const auto text = read_rank(one_rank_file(frame, kText.size()));
   REQUIRE(text.has_value());
   CHECK(text.value() == kText);
 }
 
+TEST_CASE("a compressor reused for other texts writes the frames a new one writes") {
+  const std::string longer = std::string(kText) + std::string(kText) + "tail";
+  FrameCompressor reused;
+  for (const std::string_view text : {std::string_view(kText), std::string_view(longer),
+                                      std::string_view("short"), std::string_view(kText)}) {
+    const std::string frame(reused.compress(text).value());
+    FrameCompressor fresh;
+    CHECK(frame == fresh.compress(text).value());
+    CHECK(decompress_frame(frame, text.size(), "here").value() == text);
+  }
+}
+
 TEST_CASE("a recorded size other than the frame's is corrupt data") {
-  const std::string frame = compress_frame(kText).value();
+  FrameCompressor compressor;
+  const std::string frame(compressor.compress(kText).value());
   const std::uint64_t offset = kPlanFileFixedBytes + 5 + kPlanFileIndexEntryBytes + 8;
   const auto text = read_rank(one_rank_file(frame, kText.size() + 1));
   REQUIRE_FALSE(text.has_value());
@@ -66,7 +80,8 @@ TEST_CASE("bytes that are not a zstd frame are corrupt data") {
 }
 
 TEST_CASE("decompress_frame refuses a frame cut short or followed by more bytes") {
-  const std::string frame = compress_frame(kText).value();
+  FrameCompressor compressor;
+  const std::string frame(compressor.compress(kText).value());
   const auto cut = decompress_frame(frame.substr(0, frame.size() - 1), kText.size(), "here");
   REQUIRE_FALSE(cut.has_value());
   CHECK(cut.error().code == Status::CorruptData);
