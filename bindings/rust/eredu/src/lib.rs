@@ -120,6 +120,7 @@ mod model;
 mod offload;
 mod parallel_model;
 mod plan;
+mod progress;
 mod request;
 mod residency;
 mod topology;

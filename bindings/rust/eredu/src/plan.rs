@@ -5,13 +5,9 @@
 //! threads, a progress callback and the pipeline stages' layer counts) and
 //! the rank planner.
 
-use std::any::Any;
-use std::ffi::c_void;
 use std::fmt;
 use std::ops::ControlFlow;
-use std::panic::{self, AssertUnwindSafe};
 use std::ptr;
-use std::sync::{Mutex, PoisonError};
 
 use eredu_sys as sys;
 
@@ -20,6 +16,7 @@ use crate::error::Result;
 use crate::ffi::{call, struct_size};
 use crate::layout::LocalModelLayout;
 use crate::model::ModelDescription;
+use crate::progress::{with_progress, ProgressFn};
 use crate::topology::ParallelTopology;
 
 c_enum! {
@@ -36,9 +33,6 @@ c_enum! {
         RequireEven = EREDU_POLICY_REQUIRE_EVEN,
     }
 }
-
-/// A progress callback: `(done, total)` ranks planned; `Break` cancels.
-type ProgressFn<'a> = dyn FnMut(u64, u64) -> ControlFlow<()> + Send + 'a;
 
 /// How a planning call plans (`eredu_plan_options`): the sharding policy,
 /// the threads the library may use, an optional progress callback and
@@ -156,42 +150,27 @@ impl<'a> PlanOptions<'a> {
     }
 
     /// Runs `f` with the C options. A progress callback is reached through
-    /// [`progress_trampoline`]; a panic it caught is resumed here, after `f`
-    /// (the C call) has returned. The pipeline layer counts are borrowed
-    /// from `self`, alive until `f` returns; none is passed as NULL and 0.
+    /// the shared trampoline ([`with_progress`]); a panic it caught is
+    /// resumed here, after `f` (the C call) has returned. The pipeline
+    /// layer counts are borrowed from `self`, alive until `f` returns; none
+    /// is passed as NULL and 0.
     pub(crate) fn with_raw<R>(mut self, f: impl FnOnce(&sys::eredu_plan_options) -> R) -> R {
-        let mut raw = sys::eredu_plan_options {
-            struct_size: struct_size::<sys::eredu_plan_options>(),
-            policy: self.policy.to_raw(),
-            threads: self.threads,
-            progress: None,
-            progress_data: ptr::null_mut(),
-            pipeline_layers: if self.pipeline_layers.is_empty() {
-                ptr::null()
-            } else {
-                self.pipeline_layers.as_ptr()
-            },
-            pipeline_layer_count: self.pipeline_layers.len(),
+        let pipeline_layers = if self.pipeline_layers.is_empty() {
+            ptr::null()
+        } else {
+            self.pipeline_layers.as_ptr()
         };
-        let Some(callback) = self.progress.as_deref_mut() else {
-            return f(&raw);
-        };
-        let progress = Progress(Mutex::new(ProgressState {
-            callback,
-            stopped: false,
-            panic: None,
-        }));
-        raw.progress = Some(progress_trampoline);
-        raw.progress_data = ptr::addr_of!(progress).cast_mut().cast::<c_void>();
-        let result = f(&raw);
-        let state = progress
-            .0
-            .into_inner()
-            .unwrap_or_else(PoisonError::into_inner);
-        if let Some(payload) = state.panic {
-            panic::resume_unwind(payload);
-        }
-        result
+        with_progress(self.progress.as_deref_mut(), |progress, progress_data| {
+            f(&sys::eredu_plan_options {
+                struct_size: struct_size::<sys::eredu_plan_options>(),
+                policy: self.policy.to_raw(),
+                threads: self.threads,
+                progress,
+                progress_data,
+                pipeline_layers,
+                pipeline_layer_count: self.pipeline_layers.len(),
+            })
+        })
     }
 }
 
@@ -210,47 +189,6 @@ impl fmt::Debug for PlanOptions<'_> {
             .field("progress", &self.has_progress())
             .field("pipeline_layers", &self.pipeline_layers)
             .finish()
-    }
-}
-
-/// What the trampoline reaches through `progress_data`. The mutex makes the
-/// sharing between the library's threads sound on its own, whatever the
-/// library's serialization of the calls.
-struct Progress<'b, 'a>(Mutex<ProgressState<'b, 'a>>);
-
-struct ProgressState<'b, 'a> {
-    callback: &'b mut ProgressFn<'a>,
-    /// The callback returned `Break` or panicked: never call it again.
-    stopped: bool,
-    /// The payload of a panic of the callback, resumed by `with_raw`.
-    panic: Option<Box<dyn Any + Send>>,
-}
-
-/// The `eredu_progress_fn` of every call with a progress callback: 0 goes
-/// on, 1 cancels. No panic leaves it: the callback's is caught and kept.
-unsafe extern "C" fn progress_trampoline(done: u64, total: u64, data: *mut c_void) -> i32 {
-    // SAFETY: `data` is the `Progress` of `with_raw`, which outlives the C
-    // call that calls this function; it is only read through the mutex.
-    let progress = unsafe { &*data.cast::<Progress<'_, '_>>() };
-    let mut state = progress.0.lock().unwrap_or_else(PoisonError::into_inner);
-    if state.stopped {
-        return 1;
-    }
-    let callback = &mut *state.callback;
-    // The callback is never called again after a panic, which is resumed
-    // on the calling thread: nothing observes a broken invariant.
-    let outcome = panic::catch_unwind(AssertUnwindSafe(|| callback(done, total)));
-    match outcome {
-        Ok(ControlFlow::Continue(())) => 0,
-        Ok(ControlFlow::Break(())) => {
-            state.stopped = true;
-            1
-        }
-        Err(payload) => {
-            state.stopped = true;
-            state.panic = Some(payload);
-            1
-        }
     }
 }
 
