@@ -7,6 +7,8 @@
 //! lengths, strides and sizes are bytes.
 
 use std::ffi::c_char;
+use std::fmt;
+use std::ops::ControlFlow;
 use std::path::Path;
 use std::ptr::{self, NonNull};
 
@@ -18,6 +20,7 @@ use crate::ffi::{
 };
 use crate::layout::LocalModelLayout;
 use crate::model::ModelDescription;
+use crate::progress::{with_progress, ProgressFn};
 use crate::version::ensure_compatible;
 
 /// How [`ModelDescription::describe`] describes a model
@@ -199,9 +202,25 @@ pub struct ReadExtent {
     pub dest_stride: u64,
 }
 
-/// How [`ReadPlan::read_rank`] reads (`eredu_read_options`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ReadOptions {
+/// How [`ReadPlan::read_rank`] reads (`eredu_read_options`): the numbers
+/// are public fields, the optional progress callback is set with
+/// [`ReadOptions::with_progress`].
+///
+/// ```no_run
+/// use std::ops::ControlFlow;
+/// use eredu::{ReadOptions, ReadPlan};
+///
+/// # fn read(plan: &ReadPlan, buffers: &mut [&mut [u8]]) -> eredu::Result<()> {
+/// let mut options = ReadOptions::default().with_progress(|kept, total| {
+///     eprintln!("{kept} of {total} bytes");
+///     ControlFlow::Continue(())
+/// });
+/// options.threads = 4;
+/// plan.read_rank(buffers, options)?;
+/// # Ok(())
+/// # }
+/// ```
+pub struct ReadOptions<'a> {
     /// Threads reading, the calling one included; 0: one per hardware
     /// thread.
     pub threads: u32,
@@ -213,9 +232,10 @@ pub struct ReadOptions {
     pub max_gap_bytes: u64,
     /// `O_DIRECT` reads (buffered where the file system refuses them).
     pub direct: bool,
+    progress: Option<Box<ProgressFn<'a>>>,
 }
 
-impl Default for ReadOptions {
+impl Default for ReadOptions<'_> {
     /// `EREDU_READ_OPTIONS_INIT`: a thread per hardware thread, 1 MiB
     /// requests, strided rows copied from a mapping (no gap read), buffered
     /// reads.
@@ -225,7 +245,52 @@ impl Default for ReadOptions {
             request_bytes: 1 << 20,
             max_gap_bytes: 0,
             direct: false,
+            progress: None,
         }
+    }
+}
+
+impl<'a> ReadOptions<'a> {
+    /// The same options with a progress callback, called with `(bytes kept
+    /// so far, bytes total)`, the total being the bytes the plan keeps (its
+    /// [`read_bytes`](ReadPlan::read_bytes)): between requests, at least
+    /// every 50 ms while reading, and at the end, so that the last call of
+    /// a read that succeeds has both equal. A call comes only when more
+    /// bytes were kept since the last one.
+    ///
+    /// It is called on the thread that called
+    /// [`read_rank`](ReadPlan::read_rank), which reads too, never on one of
+    /// the library's helper threads; that thread reads nothing while it
+    /// runs, so it should return quickly. (`Send` only keeps the options
+    /// `Send`.) Returning [`ControlFlow::Break`] cancels the read, which
+    /// then fails with
+    /// [`ErrorCode::Cancelled`](crate::ErrorCode::Cancelled) (the buffers
+    /// may be partly written); the callback is not called again. A panic in
+    /// the callback is caught before it reaches the library, cancels the
+    /// read, and is resumed once the call returns.
+    pub fn with_progress(
+        mut self,
+        progress: impl FnMut(u64, u64) -> ControlFlow<()> + Send + 'a,
+    ) -> Self {
+        self.progress = Some(Box::new(progress));
+        self
+    }
+
+    /// Whether a progress callback is set.
+    pub const fn has_progress(&self) -> bool {
+        self.progress.is_some()
+    }
+}
+
+impl fmt::Debug for ReadOptions<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("ReadOptions")
+            .field("threads", &self.threads)
+            .field("request_bytes", &self.request_bytes)
+            .field("max_gap_bytes", &self.max_gap_bytes)
+            .field("direct", &self.direct)
+            .field("progress", &self.has_progress())
+            .finish()
     }
 }
 
@@ -439,13 +504,22 @@ impl ReadPlan {
     /// `local_bytes`; a pool of `options.threads` threads issues preads of
     /// at most `options.request_bytes`, each file opened once, rows with
     /// gaps of at most `options.max_gap_bytes` read as one span. Padding
-    /// rows and bytes past `local_bytes` are left as they were.
+    /// rows and bytes past `local_bytes` are left as they were. The
+    /// options' progress callback ([`ReadOptions::with_progress`]) is
+    /// called on this thread.
     ///
     /// # Errors
     /// `InvalidArgument` for a buffer count other than the tensor count, a
     /// buffer shorter than its tensor or a request size out of range; `Io`
-    /// for a file that cannot be read or is shorter than the plan.
-    pub fn read_rank(&self, buffers: &mut [&mut [u8]], options: &ReadOptions) -> Result<ReadStats> {
+    /// for a file that cannot be read or is shorter than the plan;
+    /// `Cancelled` when the progress callback returned
+    /// [`ControlFlow::Break`] or panicked (the panic is then resumed
+    /// instead).
+    pub fn read_rank(
+        &self,
+        buffers: &mut [&mut [u8]],
+        mut options: ReadOptions<'_>,
+    ) -> Result<ReadStats> {
         let mut tensors: Vec<sys::eredu_tensor_buffer> = buffers
             .iter_mut()
             .map(|buffer| sys::eredu_tensor_buffer {
@@ -453,30 +527,36 @@ impl ReadPlan {
                 capacity: buffer.len() as u64,
             })
             .collect();
-        let c_options = sys::eredu_read_options {
-            struct_size: struct_size::<sys::eredu_read_options>(),
-            threads: options.threads,
-            request_bytes: options.request_bytes,
-            max_gap_bytes: options.max_gap_bytes,
-            direct: u8::from(options.direct),
-            progress: None,
-            progress_data: ptr::null_mut(),
-        };
         let mut stats = sys::eredu_read_stats::empty();
-        call(|error| {
-            // SAFETY: a live plan; every buffer is valid for writes of its
-            // length and borrowed mutably for the whole call.
-            unsafe {
-                sys::eredu_read_plan_read_rank(
-                    self.as_ptr(),
-                    tensors.as_mut_ptr(),
-                    tensors.len(),
-                    &c_options,
-                    &mut stats,
-                    error,
-                )
-            }
-        })?;
+        with_progress(
+            options.progress.as_deref_mut(),
+            |progress, progress_data| {
+                let c_options = sys::eredu_read_options {
+                    struct_size: struct_size::<sys::eredu_read_options>(),
+                    threads: options.threads,
+                    request_bytes: options.request_bytes,
+                    max_gap_bytes: options.max_gap_bytes,
+                    direct: u8::from(options.direct),
+                    progress,
+                    progress_data,
+                };
+                call(|error| {
+                    // SAFETY: a live plan; every buffer is valid for writes of
+                    // its length and borrowed mutably for the whole call; the
+                    // progress data outlives the call.
+                    unsafe {
+                        sys::eredu_read_plan_read_rank(
+                            self.as_ptr(),
+                            tensors.as_mut_ptr(),
+                            tensors.len(),
+                            &c_options,
+                            &mut stats,
+                            error,
+                        )
+                    }
+                })
+            },
+        )?;
         Ok(ReadStats {
             bytes_read: stats.bytes_read,
             bytes_kept: stats.bytes_kept,

@@ -7,7 +7,10 @@
 //! ffn 172, vocabulary 512. The plan's text must equal what `eredu
 //! read-plan` prints (tests/data/stories260K.tp2.rank1.readplan.json).
 
+use std::ops::ControlFlow;
+use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
+use std::thread;
 
 use eredu::{
     Checkpoint, DescribeOptions, ErrorCode, ModelDescription, ParallelTopology, ReadExtent,
@@ -268,24 +271,136 @@ fn read_rank_fills_every_tensor_as_read_tensor_does() {
         .map(|tensor| vec![0u8; tensor.local_bytes as usize])
         .collect();
     let mut slices: Vec<&mut [u8]> = buffers.iter_mut().map(Vec::as_mut_slice).collect();
-    let stats = plan
-        .read_rank(&mut slices, &ReadOptions::default())
-        .unwrap();
+    let stats = plan.read_rank(&mut slices, ReadOptions::default()).unwrap();
     assert_eq!(buffers, expected);
     assert_eq!(
         (stats.tensors, stats.bytes_kept, stats.bytes_read),
         (48, 587_008, 587_008)
     );
-    let options = ReadOptions {
-        threads: 2,
-        max_gap_bytes: 65_536,
-        ..ReadOptions::default()
+    let two_threads = || {
+        let mut options = ReadOptions::default();
+        options.threads = 2;
+        options.max_gap_bytes = 65_536;
+        options
     };
     let mut slices: Vec<&mut [u8]> = buffers.iter_mut().map(Vec::as_mut_slice).collect();
-    let stats = plan.read_rank(&mut slices, &options).unwrap();
+    let stats = plan.read_rank(&mut slices, two_threads()).unwrap();
     assert_eq!((stats.bytes_read, stats.threads), (735_688, 2));
-    let error = plan.read_rank(&mut slices[..47], &options).unwrap_err();
+    let error = plan
+        .read_rank(&mut slices[..47], two_threads())
+        .unwrap_err();
     assert_eq!(error.code(), ErrorCode::InvalidArgument);
+}
+
+/// Zeroed buffers of every tensor of `plan`, in its order.
+fn buffers_of(plan: &ReadPlan) -> Vec<Vec<u8>> {
+    plan.tensors()
+        .iter()
+        .map(|tensor| vec![0u8; tensor.local_bytes as usize])
+        .collect()
+}
+
+#[test]
+fn read_rank_reports_progress_on_the_calling_thread() {
+    let plan = plan_of(&gguf(), 2, 1, &DescribeOptions::default());
+    assert_eq!(plan.read_bytes(), 587_008);
+    let mut buffers = buffers_of(&plan);
+    let caller = thread::current().id();
+    for threads in [1, 2] {
+        let mut calls = Vec::new();
+        let mut options = ReadOptions::default().with_progress(|done, total| {
+            calls.push((done, total, thread::current().id()));
+            ControlFlow::Continue(())
+        });
+        assert!(options.has_progress());
+        // 4 KiB requests: many of them, the calling thread reporting
+        // after each of its own (with a helper, which may read them all
+        // first, at least once at the end).
+        options.request_bytes = 4096;
+        options.threads = threads;
+        let mut slices: Vec<&mut [u8]> = buffers.iter_mut().map(Vec::as_mut_slice).collect();
+        let stats = plan.read_rank(&mut slices, options).unwrap();
+        assert_eq!(stats.bytes_kept, 587_008);
+        if threads == 1 {
+            assert!(calls.len() > 100, "{} calls", calls.len());
+        }
+        assert!(calls.iter().all(|&(_, total, _)| total == 587_008));
+        assert!(calls.iter().all(|&(_, _, id)| id == caller));
+        assert!(
+            calls.windows(2).all(|pair| pair[0].0 < pair[1].0),
+            "threads {threads}: done must grow: {calls:?}"
+        );
+        assert_eq!(
+            calls.last().map(|&(done, total, _)| (done, total)),
+            Some((587_008, 587_008))
+        );
+    }
+    assert!(!ReadOptions::default().has_progress());
+    assert!(format!(
+        "{:?}",
+        ReadOptions::default().with_progress(|_, _| ControlFlow::Continue(()))
+    )
+    .contains("progress: true"));
+}
+
+#[test]
+fn read_rank_progress_break_cancels() {
+    let plan = plan_of(&gguf(), 2, 1, &DescribeOptions::default());
+    let mut buffers = buffers_of(&plan);
+    for threads in [1, 2] {
+        let mut calls = Vec::new();
+        let mut options = ReadOptions::default().with_progress(|done, total| {
+            calls.push((done, total));
+            if done >= 8192 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        options.request_bytes = 4096;
+        options.threads = threads;
+        let mut slices: Vec<&mut [u8]> = buffers.iter_mut().map(Vec::as_mut_slice).collect();
+        let error = plan.read_rank(&mut slices, options).unwrap_err();
+        assert_eq!(error.code(), ErrorCode::Cancelled);
+        assert_eq!(error.name(), "EREDU_E_CANCELLED");
+        assert!(error.message().contains("cancelled"), "{}", error.message());
+        // Not called again once it asked to stop (with a helper thread
+        // that read everything first, that may be the call at the end).
+        let (last, total) = *calls.last().unwrap();
+        assert!(
+            (8192..=587_008).contains(&last),
+            "threads {threads}: {calls:?}"
+        );
+        assert_eq!(total, 587_008);
+        if threads == 1 {
+            assert!(last < 587_008, "{calls:?}");
+        }
+        assert_eq!(
+            calls.iter().filter(|&&(done, _)| done >= 8192).count(),
+            1,
+            "threads {threads}: {calls:?}"
+        );
+    }
+
+    // A panic cancels the read and reaches the caller once it returns.
+    let outcome = panic::catch_unwind(AssertUnwindSafe(|| {
+        let options = ReadOptions::default().with_progress(|done, _| {
+            panic!("progress callback failed at {done} bytes");
+        });
+        let mut slices: Vec<&mut [u8]> = buffers.iter_mut().map(Vec::as_mut_slice).collect();
+        plan.read_rank(&mut slices, options)
+    }));
+    let payload = outcome.expect_err("the callback's panic reaches the caller");
+    let message = payload.downcast_ref::<String>().unwrap();
+    assert!(
+        message.starts_with("progress callback failed at "),
+        "{message}"
+    );
+
+    // The plan is fine afterwards.
+    let mut slices: Vec<&mut [u8]> = buffers.iter_mut().map(Vec::as_mut_slice).collect();
+    let stats = plan.read_rank(&mut slices, ReadOptions::default()).unwrap();
+    assert_eq!(stats.bytes_kept, 587_008);
 }
 
 #[test]
