@@ -393,6 +393,20 @@ type ReadOptions struct {
 	RequestBytes uint64 // the most bytes one read request asks for (4096 to 1 GiB)
 	MaxGapBytes  uint64 // rows with gaps of at most this many bytes are read as one span
 	Direct       bool   // O_DIRECT reads (buffered where the file system refuses them)
+	// Progress, when not nil, is called with the bytes kept so far and the
+	// bytes the plan keeps (its ReadBytes): between requests, at least
+	// every 50 ms while reading, and at the end, so that the last call of
+	// a read that succeeds has both equal; a call comes only when more
+	// bytes were kept since the last one. Returning false cancels the read,
+	// which then returns an *Error matching ErrCancelled.
+	//
+	// It is called on the calling goroutine's thread, which reads too (never
+	// on one of the library's helper threads); that thread reads nothing
+	// while it runs, so Progress should return quickly. A panic inside
+	// Progress is recovered and cancels the read; the returned error's
+	// message then names the panic value. Progress is not called again
+	// once it has cancelled.
+	Progress func(done, total uint64) bool
 }
 
 // DefaultReadOptions are EREDU_READ_OPTIONS_INIT's: a thread per hardware
@@ -430,12 +444,15 @@ func (d *RankData) handle() (*C.eredu_rank_data, error) {
 // allocates, each tensor 4096-byte aligned and zeroed first
 // (eredu_read_plan_load, docs/checkpoints.md "Reading a whole rank").
 // Errors: ErrInvalidArgument (options out of range), ErrIO (a file that
-// cannot be read or is shorter than the plan), ErrOutOfMemory.
+// cannot be read or is shorter than the plan), ErrCancelled when
+// options.Progress returned false or panicked, ErrOutOfMemory.
 func (p *ReadPlan) Load(options ReadOptions) (*RankData, ReadStats, error) {
 	h, err := p.handle()
 	if err != nil {
 		return nil, ReadStats{}, err
 	}
+	var mem cMemory
+	defer mem.free()
 	var copts C.eredu_read_options
 	C.eredu_read_options_init(&copts, C.sizeof_eredu_read_options, nil)
 	copts.threads = C.uint32_t(options.Threads)
@@ -444,13 +461,17 @@ func (p *ReadPlan) Load(options ReadOptions) (*RankData, ReadStats, error) {
 	if options.Direct {
 		copts.direct = 1
 	}
+	progress, err := mem.withReadProgress(&copts, options.Progress)
+	if err != nil {
+		return nil, ReadStats{}, err
+	}
 	var stats C.eredu_read_stats
 	C.eredu_read_stats_init(&stats, C.sizeof_eredu_read_stats, nil)
 	var out *C.eredu_rank_data
 	var cerr *C.eredu_error
 	status := C.eredu_read_plan_load(h, &copts, &out, &stats, &cerr)
 	runtime.KeepAlive(p)
-	if err := takeError(status, cerr); err != nil {
+	if err := progress.finish(takeError(status, cerr)); err != nil {
 		return nil, ReadStats{}, err
 	}
 	// No finalizer: the slices Tensor returns point into this memory, and

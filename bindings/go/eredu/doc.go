@@ -65,7 +65,10 @@
 // DescribeModel describes a model folder or a .gguf file as `eredu
 // describe` does; OpenCheckpoint reads a checkpoint's tensor headers, and
 // NewReadPlan gives a planned rank's byte extents of its files
-// (ReadPlan.Tensors; ReadPlan.JSON is eredu.readplan.v1).
+// (ReadPlan.Tensors; ReadPlan.JSON is eredu.readplan.v1). ReadPlan.Load
+// reads every tensor at once; ReadOptions.Progress, called on the calling
+// thread with the bytes kept so far and the plan's ReadBytes, may cancel
+// it as a planning Progress function does.
 //
 // # Planning options and progress
 //

@@ -34,10 +34,21 @@ type progressCall struct {
 	panicked  interface{}
 }
 
-// withProgress sets options' progress function to the trampoline and its
-// data to a new handle of fn, kept in mem; nil when fn is nil. The caller
-// calls finish on the result after the library call.
+// withProgress sets the planning options' progress function to the
+// trampoline and its data to a new handle of fn (see setProgress).
 func (m *cMemory) withProgress(options *C.eredu_plan_options, fn func(done, total uint64) bool) (*progressCall, error) {
+	return m.setProgress(&options.progress, &options.progress_data, fn)
+}
+
+// withReadProgress is withProgress for the options of reading a rank.
+func (m *cMemory) withReadProgress(options *C.eredu_read_options, fn func(done, total uint64) bool) (*progressCall, error) {
+	return m.setProgress(&options.progress, &options.progress_data, fn)
+}
+
+// setProgress sets *progress to the trampoline and *data to a new handle
+// of fn, kept in mem; nil (and the fields untouched) when fn is nil. The
+// caller calls finish on the result after the library call.
+func (m *cMemory) setProgress(progress *C.eredu_progress_fn, data *unsafe.Pointer, fn func(done, total uint64) bool) (*progressCall, error) {
 	if fn == nil {
 		return nil, nil
 	}
@@ -48,8 +59,8 @@ func (m *cMemory) withProgress(options *C.eredu_plan_options, fn func(done, tota
 	call := &progressCall{fn: fn}
 	call.handle = cgo.NewHandle(call)
 	*(*cgo.Handle)(slot) = call.handle
-	options.progress = C.eredu_progress_fn(C.goEreduProgress)
-	options.progress_data = slot
+	*progress = C.eredu_progress_fn(C.goEreduProgress)
+	*data = slot
 	return call, nil
 }
 

@@ -6,6 +6,7 @@ package eredu
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -357,6 +358,94 @@ func TestLoadReadsEveryTensorAsReadTensorDoes(t *testing.T) {
 	data.Close()
 	if data.Len() != 0 || data.Tensor(0) != nil {
 		t.Error("a closed RankData still has tensors")
+	}
+}
+
+// loadWithProgress loads plan with 4 KiB requests on threads threads,
+// recording every progress call; stop says when to cancel.
+func loadWithProgress(t *testing.T, plan *ReadPlan, threads uint32, stop func(done uint64) bool) (done, totals []uint64, stats ReadStats, err error) {
+	t.Helper()
+	options := DefaultReadOptions()
+	options.Threads = threads
+	options.RequestBytes = 4096 // many requests, the calling thread reporting after each of its own
+	options.Progress = func(d, total uint64) bool {
+		done = append(done, d)
+		totals = append(totals, total)
+		return !stop(d)
+	}
+	data, stats, err := plan.Load(options)
+	if err == nil {
+		data.Close()
+	} else if data != nil {
+		t.Error("a failed Load returned data")
+	}
+	return done, totals, stats, err
+}
+
+func TestLoadReportsProgress(t *testing.T) {
+	plan := readPlanOf(t, storiesPath(t), 2, 1, DescribeOptions{})
+	defer plan.Close()
+	if plan.ReadBytes() != 587008 {
+		t.Fatalf("the plan reads %d bytes", plan.ReadBytes())
+	}
+	for _, threads := range []uint32{1, 2} {
+		done, totals, stats, err := loadWithProgress(t, plan, threads, func(uint64) bool { return false })
+		if err != nil {
+			t.Fatalf("threads %d: %v", threads, err)
+		}
+		if stats.BytesKept != 587008 {
+			t.Errorf("threads %d: stats %+v", threads, stats)
+		}
+		// With a helper, which may read everything first, at least the
+		// call at the end comes.
+		if len(done) == 0 || (threads == 1 && len(done) <= 100) {
+			t.Fatalf("threads %d: %d progress calls", threads, len(done))
+		}
+		for i := range done {
+			if totals[i] != 587008 || (i > 0 && done[i] <= done[i-1]) {
+				t.Fatalf("threads %d: call %d of %v with totals %v", threads, i, done, totals)
+			}
+		}
+		if last := done[len(done)-1]; last != 587008 {
+			t.Errorf("threads %d: the last call reported %d of 587008 bytes", threads, last)
+		}
+	}
+}
+
+func TestLoadProgressCancels(t *testing.T) {
+	plan := readPlanOf(t, storiesPath(t), 2, 1, DescribeOptions{})
+	defer plan.Close()
+	for _, threads := range []uint32{1, 2} {
+		done, totals, _, err := loadWithProgress(t, plan, threads, func(d uint64) bool { return d >= 8192 })
+		assertError(t, err, ErrCancelled, "reading the plan was cancelled by its progress callback")
+		// Not called again once it cancelled (with a helper that read
+		// everything first, that may be the call at the end).
+		last := done[len(done)-1]
+		if last < 8192 || last > 587008 || (threads == 1 && last == 587008) || totals[len(totals)-1] != 587008 {
+			t.Errorf("threads %d: calls %v", threads, done)
+		}
+		for _, d := range done[:len(done)-1] {
+			if d >= 8192 {
+				t.Errorf("threads %d: called again after cancelling: %v", threads, done)
+			}
+		}
+	}
+	options := DefaultReadOptions()
+	options.Progress = func(done, total uint64) bool { panic(fmt.Sprintf("boom at %d", done)) }
+	_, _, err := plan.Load(options)
+	var e *Error
+	if !errors.Is(err, ErrCancelled) || !errors.As(err, &e) ||
+		!strings.HasPrefix(e.Message, "reading the plan was cancelled by its progress callback (the progress function panicked: boom at ") {
+		t.Errorf("a panic in the progress function: %v", err)
+	}
+	// The plan reads afresh afterwards.
+	data, stats, err := plan.Load(DefaultReadOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data.Close()
+	if stats.BytesKept != 587008 {
+		t.Errorf("after a cancel: stats %+v", stats)
 	}
 }
 

@@ -91,3 +91,33 @@ func TestOneThreadStaysOnTheCallingThread(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadProgressRunsOnTheCallingThread: reading a rank reports progress on
+// the calling thread only, whatever the number of reading threads.
+func TestLoadProgressRunsOnTheCallingThread(t *testing.T) {
+	plan := readPlanOf(t, storiesPath(t), 2, 1, DescribeOptions{})
+	defer plan.Close()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	caller := syscall.Gettid()
+	for _, threads := range []uint32{1, 2, 4} {
+		calls, elsewhere := 0, 0
+		options := DefaultReadOptions()
+		options.Threads, options.RequestBytes = threads, 4096
+		options.Progress = func(done, total uint64) bool {
+			calls++
+			if syscall.Gettid() != caller {
+				elsewhere++
+			}
+			return true
+		}
+		data, _, err := plan.Load(options)
+		if err != nil {
+			t.Fatal(err)
+		}
+		data.Close()
+		if calls == 0 || elsewhere != 0 {
+			t.Errorf("threads %d: %d of %d progress calls off the calling thread", threads, elsewhere, calls)
+		}
+	}
+}
