@@ -10,7 +10,6 @@ lengths, strides and sizes are bytes.
 """
 import ctypes
 import dataclasses
-import os
 
 from . import _capi
 from . import _convert as convert
