@@ -13,8 +13,8 @@
 //!
 //! Linking: `build.rs` finds the library through `EREDU_LIB_DIR` or the
 //! `pkg-config` program (`pkg-config --libs eredu`).
+// The C API's own names (eredu_layout, EREDU_OK, ...), as bindgen writes them.
 #![allow(non_camel_case_types, non_upper_case_globals, non_snake_case)]
-#![allow(clippy::all)]
 
 include!("bindings.rs");
 

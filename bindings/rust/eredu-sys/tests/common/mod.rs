@@ -2,7 +2,6 @@
 // Copyright 2026 The eredu authors
 
 //! Helpers shared by the -sys integration tests.
-#![allow(dead_code)]
 
 use std::process::Command;
 
