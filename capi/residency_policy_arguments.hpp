@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The eredu authors
 
-// Conversion of a C weight-residency description (eredu/residency_policy.h)
+// Conversion of a C weight-residency description (eredu/runtime/residency_policy.h)
 // into the seed's WeightResidency, shared by eredu_residency_validate and
 // eredu_load_request_set_weight_residency, and the summary written by
 // eredu_residency_validate and eredu_load_request_weight_residency.

@@ -32,9 +32,10 @@ struct SizedDefaults<eredu_fit_options> {
 
 }  // namespace eredu::capi
 
-// The structs of eredu/format.h, residency.h, residency_policy.h and
-// request.h with non-zero defaults: their _INIT macros, so that the macro,
-// _init and the fields a caller's struct_size does not cover always agree.
+// The structs of eredu/format.h, eredu/runtime/residency.h,
+// eredu/runtime/residency_policy.h and eredu/runtime/request.h with non-zero
+// defaults: their _INIT macros, so that the macro, _init and the fields a
+// caller's struct_size does not cover always agree.
 
 namespace eredu::capi {
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The eredu authors
 
-// The residency policies and load requests (eredu/residency_policy.h,
-// eredu/request.h, eredu/residency.h). The input is first read whole as an
+// The residency policies and load requests (eredu/runtime/residency_policy.h,
+// eredu/runtime/request.h, eredu/runtime/residency.h). The input is first read whole as an
 // eredu.residency.v1 document (eredu_residency_from_json), then as a
 // program: FuzzedDataProvider picks calls and their arguments, zeros, huge
 // counts and out-of-range enumeration values included, until the bytes run

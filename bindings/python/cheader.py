@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The eredu authors
 
-"""A small reader of the public C headers (include/eredu/*.h), shared by the
-generators (generate_capi.py, generate_status.py) and the tests: every
+"""A small reader of the public C headers (include/eredu/*.h and
+include/eredu/runtime/*.h), shared by the generators (generate_capi.py,
+generate_status.py) and the tests: every
 `EREDU_API` function (name, return type, parameters), every transparent
 struct (fields in order; sized structs and the plain ones defined with their
 typedef, `typedef struct eredu_x {...} eredu_x;`), the scalar and
@@ -36,9 +37,13 @@ _DEFINE = re.compile(r"^#define\s+(EREDU_\w+)\s+(-?\d+)\s*$", re.M)
 
 
 def header_paths():
-    """Every public header, sorted by name."""
+    """Every public header (include/eredu/*.h and include/eredu/runtime/*.h),
+    sorted by its path under include/eredu."""
     return sorted(
-        os.path.join(INCLUDE, name) for name in os.listdir(INCLUDE) if name.endswith(".h")
+        os.path.join(folder, name)
+        for folder, _, names in os.walk(INCLUDE)
+        for name in names
+        if name.endswith(".h")
     )
 
 

@@ -60,35 +60,36 @@ typedef uint32_t eredu_policy;
 typedef uint32_t eredu_linear_format_kind;
 /** Block-FP8 scale encoding: EREDU_BLOCK_FP8_SCALE_* (eredu/format.h). */
 typedef uint32_t eredu_block_fp8_scale_encoding;
-/** How a projection is sharded: EREDU_PROJECTION_* (eredu/projection.h). */
+/** How a projection is sharded: EREDU_PROJECTION_* (eredu/runtime/projection.h). */
 typedef uint32_t eredu_projection_sharding;
-/** Memory tier of an offload unit: EREDU_MEMORY_TIER_* (eredu/residency.h). */
+/** Memory tier of an offload unit: EREDU_MEMORY_TIER_* (eredu/runtime/residency.h). */
 typedef uint32_t eredu_memory_tier;
-/** Lifetime policy of an offload unit: EREDU_RESIDENCY_POLICY_* (eredu/residency.h). */
+/** Lifetime policy of an offload unit: EREDU_RESIDENCY_POLICY_* (eredu/runtime/residency.h). */
 typedef uint32_t eredu_residency_policy;
-/** Cache eviction order: EREDU_EVICTION_* (eredu/residency.h). */
+/** Cache eviction order: EREDU_EVICTION_* (eredu/runtime/residency.h). */
 typedef uint32_t eredu_eviction_policy;
-/** How a weight binding selects elements: EREDU_SELECTION_* (eredu/residency.h). */
+/** How a weight binding selects elements: EREDU_SELECTION_* (eredu/runtime/residency.h). */
 typedef uint32_t eredu_selection_kind;
-/** Ordinary-unit weight placement: EREDU_EXECUTION_RESIDENCY_* (eredu/residency_policy.h). */
+/** Ordinary-unit weight placement: EREDU_EXECUTION_RESIDENCY_*
+ * (eredu/runtime/residency_policy.h). */
 typedef uint32_t eredu_execution_residency;
-/** Portable preparation residency: EREDU_RESIDENCY_REQUEST_* (eredu/residency_policy.h). */
+/** Portable preparation residency: EREDU_RESIDENCY_REQUEST_* (eredu/runtime/residency_policy.h). */
 typedef uint32_t eredu_residency_request;
-/** Completion cancellation: EREDU_CANCELLATION_* (eredu/request.h). */
+/** Completion cancellation: EREDU_CANCELLATION_* (eredu/runtime/request.h). */
 typedef uint32_t eredu_cancellation_mode;
-/** Pipeline activation element type: EREDU_ACTIVATION_DTYPE_* (eredu/request.h). */
+/** Pipeline activation element type: EREDU_ACTIVATION_DTYPE_* (eredu/runtime/request.h). */
 typedef uint32_t eredu_activation_dtype;
-/** Load-time quantization: EREDU_QUANTIZATION_* (eredu/request.h). */
+/** Load-time quantization: EREDU_QUANTIZATION_* (eredu/runtime/request.h). */
 typedef uint32_t eredu_quantization_kind;
-/** Execution-plan drafting mode: EREDU_DRAFTING_PLAN_* (eredu/request.h). */
+/** Execution-plan drafting mode: EREDU_DRAFTING_PLAN_* (eredu/runtime/request.h). */
 typedef uint32_t eredu_drafting_plan_kind;
-/** Load-time drafting intent: EREDU_DRAFTING_* (eredu/request.h). */
+/** Load-time drafting intent: EREDU_DRAFTING_* (eredu/runtime/request.h). */
 typedef uint32_t eredu_drafting_kind;
-/** Mutable-state residency: EREDU_CACHE_RESIDENCY_* (eredu/request.h). */
+/** Mutable-state residency: EREDU_CACHE_RESIDENCY_* (eredu/runtime/request.h). */
 typedef uint32_t eredu_cache_residency;
-/** Execution pass of routed parameter banks: EREDU_EXPERT_PASS_* (eredu/residency.h). */
+/** Execution pass of routed parameter banks: EREDU_EXPERT_PASS_* (eredu/runtime/residency.h). */
 typedef uint32_t eredu_expert_pass;
-/** Storage access class of a pass: EREDU_PARAMETER_BANK_ACCESS_* (eredu/residency.h). */
+/** Storage access class of a pass: EREDU_PARAMETER_BANK_ACCESS_* (eredu/runtime/residency.h). */
 typedef uint32_t eredu_parameter_bank_access;
 /** Whose variables a launch environment came from: EREDU_LAUNCHER_* (eredu/launch.h). */
 typedef uint32_t eredu_launcher;
@@ -107,17 +108,17 @@ typedef struct eredu_model eredu_model;
 typedef struct eredu_layout eredu_layout;
 /** An immutable list of members, e.g. one expanded member (eredu/format.h). */
 typedef struct eredu_member_list eredu_member_list;
-/** An immutable rank-local model summary (eredu/projection.h). */
+/** An immutable rank-local model summary (eredu/runtime/projection.h). */
 typedef struct eredu_parallel_model_info eredu_parallel_model_info;
-/** An immutable, validated offload plan (eredu/residency.h). */
+/** An immutable, validated offload plan (eredu/runtime/residency.h). */
 typedef struct eredu_offload_plan eredu_offload_plan;
-/** An immutable pinned static unit and its bindings (eredu/residency.h). */
+/** An immutable pinned static unit and its bindings (eredu/runtime/residency.h). */
 typedef struct eredu_static_unit_bindings eredu_static_unit_bindings;
-/** A single-threaded dense transfer cursor (eredu/residency.h). */
+/** A single-threaded dense transfer cursor (eredu/runtime/residency.h). */
 typedef struct eredu_dense_transfer_schedule eredu_dense_transfer_schedule;
-/** A single-threaded normalized cold-load request builder (eredu/request.h). */
+/** A single-threaded normalized cold-load request builder (eredu/runtime/request.h). */
 typedef struct eredu_load_request eredu_load_request;
-/** A runtime-owned layerwise model residency snapshot (eredu/layerwise_metadata.h). */
+/** A runtime-owned layerwise model residency snapshot (eredu/runtime/layerwise_metadata.h). */
 typedef struct eredu_layerwise_model_metadata eredu_layerwise_model_metadata;
 /** An immutable table of a checkpoint's stored tensors (eredu/checkpoint.h). */
 typedef struct eredu_checkpoint eredu_checkpoint;
@@ -178,43 +179,43 @@ typedef struct eredu_linear_format eredu_linear_format;
 typedef struct eredu_linear_format_spec eredu_linear_format_spec;
 /** One row of the GGML block table (eredu/format.h). */
 typedef struct eredu_ggml_type_info eredu_ggml_type_info;
-/** One parameter of a projection module (eredu/projection.h). */
+/** One parameter of a projection module (eredu/runtime/projection.h). */
 typedef struct eredu_module_parameter eredu_module_parameter;
-/** A projection module and its sharding (eredu/projection.h). */
+/** A projection module and its sharding (eredu/runtime/projection.h). */
 typedef struct eredu_projection eredu_projection;
-/** Offload budgets, prefetch depth and eviction (eredu/residency.h). */
+/** Offload budgets, prefetch depth and eviction (eredu/runtime/residency.h). */
 typedef struct eredu_offload_config eredu_offload_config;
-/** One offload unit, as passed to eredu_offload_plan_new (eredu/residency.h). */
+/** One offload unit, as passed to eredu_offload_plan_new (eredu/runtime/residency.h). */
 typedef struct eredu_offload_unit_desc eredu_offload_unit_desc;
-/** A checkpoint tensor selection of a weight binding (eredu/residency.h). */
+/** A checkpoint tensor selection of a weight binding (eredu/runtime/residency.h). */
 typedef struct eredu_tensor_selection eredu_tensor_selection;
-/** One checkpoint weight binding (eredu/residency.h). */
+/** One checkpoint weight binding (eredu/runtime/residency.h). */
 typedef struct eredu_weight_binding_desc eredu_weight_binding_desc;
-/** Layerwise host load options (eredu/residency_policy.h). */
+/** Layerwise host load options (eredu/runtime/residency_policy.h). */
 typedef struct eredu_layerwise_options eredu_layerwise_options;
-/** Dense disk streaming load options (eredu/residency_policy.h). */
+/** Dense disk streaming load options (eredu/runtime/residency_policy.h). */
 typedef struct eredu_dense_stream_options eredu_dense_stream_options;
-/** Independent parameter-bank cache options (eredu/residency_policy.h). */
+/** Independent parameter-bank cache options (eredu/runtime/residency_policy.h). */
 typedef struct eredu_parameter_bank_options eredu_parameter_bank_options;
-/** A complete weight-residency description (eredu/residency_policy.h). */
+/** A complete weight-residency description (eredu/runtime/residency_policy.h). */
 typedef struct eredu_weight_residency_desc eredu_weight_residency_desc;
 /** What a weight residency derives, filled by eredu_residency_validate. */
 typedef struct eredu_residency_summary eredu_residency_summary;
-/** A parallel-execution request (eredu/request.h). */
+/** A parallel-execution request (eredu/runtime/request.h). */
 typedef struct eredu_parallel_load_desc eredu_parallel_load_desc;
-/** A load-time quantization request (eredu/request.h). */
+/** A load-time quantization request (eredu/runtime/request.h). */
 typedef struct eredu_quantization_request eredu_quantization_request;
-/** An execution plan's drafting mode (eredu/request.h). */
+/** An execution plan's drafting mode (eredu/runtime/request.h). */
 typedef struct eredu_drafting_plan eredu_drafting_plan;
-/** A validated preparation policy (eredu/request.h). */
+/** A validated preparation policy (eredu/runtime/request.h). */
 typedef struct eredu_preparation_policy eredu_preparation_policy;
-/** The figures of a ParallelModelInfo (eredu/projection.h). */
+/** The figures of a ParallelModelInfo (eredu/runtime/projection.h). */
 typedef struct eredu_parallel_model_summary eredu_parallel_model_summary;
-/** Config, planned bytes and unit count of an offload plan (eredu/residency.h). */
+/** Config, planned bytes and unit count of an offload plan (eredu/runtime/residency.h). */
 typedef struct eredu_offload_plan_info eredu_offload_plan_info;
-/** The plain fields of a load request (eredu/request.h). */
+/** The plain fields of a load request (eredu/runtime/request.h). */
 typedef struct eredu_load_request_info eredu_load_request_info;
-/** Every field of layerwise model metadata (eredu/layerwise_metadata.h). */
+/** Every field of layerwise model metadata (eredu/runtime/layerwise_metadata.h). */
 typedef struct eredu_layerwise_model_metadata_info eredu_layerwise_model_metadata_info;
 /** The residency policy of an admission check (eredu/world.h). */
 typedef struct eredu_check_options eredu_check_options;

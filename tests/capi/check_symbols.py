@@ -61,7 +61,7 @@ def mapped(map_path: str) -> tuple[dict[str, str], list[str]]:
 def declared(header_dir: str) -> set[str]:
     """Names of the functions declared with EREDU_API in the headers."""
     names = set()
-    for header in sorted(pathlib.Path(header_dir).glob("*.h")):
+    for header in sorted(pathlib.Path(header_dir).rglob("*.h")):
         text = header.read_text()
         for declaration in re.findall(r"EREDU_API\b[^;]*;", text):
             match = re.search(r"\b(eredu_\w+)\s*\(", declaration)

@@ -3,7 +3,7 @@
 
 // The seed's linear-format expansion, projection helpers and
 // ParallelModelInfo through the C API only (eredu/format.h,
-// eredu/projection.h), the sized-struct rule of their structs, and misuse.
+// eredu/runtime/projection.h), the sized-struct rule of their structs, and misuse.
 #include <doctest/doctest.h>
 #include <eredu/eredu.h>
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The eredu authors
 
-// The seed's normalized load request through eredu/request.h only: the
+// The seed's normalized load request through eredu/runtime/request.h only: the
 // seed's tests, every NormalizedLoadRequestError code, and the sized-struct
 // rule of the request's structs.
 #include <doctest/doctest.h>

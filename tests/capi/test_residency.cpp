@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The eredu authors
 
-// eredu/residency.h: the offload core (every OffloadError reachable from C),
+// eredu/runtime/residency.h: the offload core (every OffloadError reachable from C),
 // weight bindings, static unit bindings, the dense transfer schedule and
-// parameter-bank unit ids; eredu/layerwise_metadata.h; the sized-struct rule
+// parameter-bank unit ids; eredu/runtime/layerwise_metadata.h; the sized-struct rule
 // of their structs, with misuse.
 #include <doctest/doctest.h>
 #include <eredu/eredu.h>

@@ -14,13 +14,20 @@ import (
 	"testing"
 )
 
-// sizedStructs returns the structs of include/eredu/*.h that start with
-// `uint32_t struct_size` (docs/abi.md, "Sized structs").
+// sizedStructs returns the structs of include/eredu/*.h and
+// include/eredu/runtime/*.h that start with `uint32_t struct_size`
+// (docs/abi.md, "Sized structs").
 func sizedStructs(t *testing.T) map[string]bool {
-	headers, err := filepath.Glob(filepath.Join(repoRoot(t), "include", "eredu", "*.h"))
-	if err != nil || len(headers) == 0 {
+	include := filepath.Join(repoRoot(t), "include", "eredu")
+	planner, err := filepath.Glob(filepath.Join(include, "*.h"))
+	if err != nil || len(planner) == 0 {
 		t.Fatalf("no headers: %v", err)
 	}
+	runtime, err := filepath.Glob(filepath.Join(include, "runtime", "*.h"))
+	if err != nil || len(runtime) == 0 {
+		t.Fatalf("no runtime headers: %v", err)
+	}
+	headers := append(planner, runtime...)
 	open := regexp.MustCompile(`^struct (eredu_\w+) \{$`)
 	sized := map[string]bool{}
 	for _, header := range headers {

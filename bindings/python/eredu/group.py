@@ -3,7 +3,7 @@
 
 """Logical parameter groups (seed ParameterRole, MemberSharding,
 ParameterMemberSpec, ParameterGroupSpec, partitioned_group_with_preferred_units;
-eredu/group.h, eredu/projection.h; docs/planning.md).
+eredu/group.h, eredu/runtime/projection.h; docs/planning.md).
 
 Members, shardings and scopes are plain Python values; a ParameterGroupSpec
 owns a validated, immutable library group built in one atomic call.

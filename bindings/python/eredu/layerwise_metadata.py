@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The eredu authors
 
-"""seed LayerwiseModelMetadata (eredu/layerwise_metadata.h;
+"""seed LayerwiseModelMetadata (eredu/runtime/layerwise_metadata.h;
 docs/residency.md, "Layerwise model metadata"): the runtime-owned,
 updateable parameter-residency snapshot of a layered model. Setters change
 the snapshot and must not overlap other calls on it."""

@@ -3,7 +3,7 @@
 
 """Projection group helpers and ParallelModelInfo (seed
 projection_parameter_group, partitioned_projection_group,
-segmented_projection_group, ParallelModelInfo; eredu/projection.h). A
+segmented_projection_group, ParallelModelInfo; eredu/runtime/projection.h). A
 module is a list of ModuleParameter values (the seed visits a backend
 module; here the caller lists its parameters)."""
 import ctypes

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The eredu authors
 
-"""The seed's normalized cold-load request (eredu/request.h;
+"""The seed's normalized cold-load request (eredu/runtime/request.h;
 docs/residency.md, "Load requests"):
 NormalizedLoadRequest with its parallel request, completion policy,
 drafting intent, quantization, weight and state residency, validated into

@@ -2,7 +2,7 @@
 # Copyright 2026 The eredu authors
 
 """The offload core and the seed's weight-residency runtime pieces
-(eredu/residency.h; docs/residency.md):
+(eredu/runtime/residency.h; docs/residency.md):
 OffloadConfig, OffloadUnitSpec, OffloadPlan, WeightBinding /
 TensorSelection, StaticUnitBindings, DenseTransferSchedule, ParameterBankKey
 unit ids and ExpertPass -> ParameterBankAccess. Bytes are bytes; windows,

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The eredu authors
 
-"""The seed's immutable-weight residency policies (eredu/residency_policy.h;
+"""The seed's immutable-weight residency policies (eredu/runtime/residency_policy.h;
 docs/residency.md):
 WeightResidency over fully resident / layerwise host / dense disk stream
 layers, with an optional independent parameter-bank cache, validated by

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: Apache-2.0
 # Copyright 2026 The eredu authors
 
-"""The ctypes declarations against include/eredu/*.h: the committed
+"""The ctypes declarations against include/eredu/**/*.h: the committed
 eredu/_capi_gen.py is what generate_capi.py writes from the headers now;
 independently of the generator, every EREDU_API function has the C types
 and arity of its header and every struct its fields, in order, with the
@@ -174,8 +174,8 @@ class Structs(unittest.TestCase):
         # Every header but the umbrella eredu.h, which needs the generated
         # eredu/version.h of a build.
         lines = ["#include <stddef.h>", "#include <stdio.h>"]
-        lines += [f"#include <eredu/{os.path.basename(path)}>" for path in cheader.header_paths()
-                  if os.path.basename(path) != "eredu.h"]
+        lines += [f"#include <eredu/{os.path.relpath(path, cheader.INCLUDE)}>"
+                  for path in cheader.header_paths() if os.path.basename(path) != "eredu.h"]
         lines.append("int main(void) {")
         for name, fields in structs.items():
             lines.append(f'  printf("{name} %zu\\n", sizeof({name}));')

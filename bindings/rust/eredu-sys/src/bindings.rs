@@ -48,6 +48,16 @@ pub const EREDU_LAUNCHER_TORCHRUN: i32 = 1;
 pub const EREDU_LAUNCHER_OPEN_MPI: i32 = 2;
 pub const EREDU_LAUNCHER_PMI: i32 = 3;
 pub const EREDU_LAUNCHER_SLURM: i32 = 4;
+pub const EREDU_PLACEMENT_REPLICATED: i32 = 0;
+pub const EREDU_PLACEMENT_LOCAL: i32 = 1;
+pub const EREDU_PLACEMENT_OMIT: i32 = 2;
+pub const EREDU_PLACEMENT_RANK: i32 = 3;
+pub const EREDU_PLACEMENT_SHARD: i32 = 4;
+pub const EREDU_PLACEMENT_RANGE: i32 = 5;
+pub const EREDU_PLACEMENT_INDICES: i32 = 6;
+pub const EREDU_POLICY_REQUIRE: i32 = 0;
+pub const EREDU_POLICY_REPLICATE_UNSUPPORTED: i32 = 1;
+pub const EREDU_POLICY_REQUIRE_EVEN: i32 = 2;
 pub const EREDU_MEMORY_TIER_DEVICE: i32 = 0;
 pub const EREDU_MEMORY_TIER_HOST: i32 = 1;
 pub const EREDU_MEMORY_TIER_DISK: i32 = 2;
@@ -73,16 +83,6 @@ pub const EREDU_RESIDENCY_REQUEST_FULLY_RESIDENT: i32 = 0;
 pub const EREDU_RESIDENCY_REQUEST_LAYERWISE_HOST: i32 = 1;
 pub const EREDU_RESIDENCY_REQUEST_DENSE_DISK_STREAM: i32 = 2;
 pub const EREDU_RESIDENCY_REQUEST_ADDRESSABLE_PARAMETER_BANKS: i32 = 3;
-pub const EREDU_PLACEMENT_REPLICATED: i32 = 0;
-pub const EREDU_PLACEMENT_LOCAL: i32 = 1;
-pub const EREDU_PLACEMENT_OMIT: i32 = 2;
-pub const EREDU_PLACEMENT_RANK: i32 = 3;
-pub const EREDU_PLACEMENT_SHARD: i32 = 4;
-pub const EREDU_PLACEMENT_RANGE: i32 = 5;
-pub const EREDU_PLACEMENT_INDICES: i32 = 6;
-pub const EREDU_POLICY_REQUIRE: i32 = 0;
-pub const EREDU_POLICY_REPLICATE_UNSUPPORTED: i32 = 1;
-pub const EREDU_POLICY_REQUIRE_EVEN: i32 = 2;
 pub const EREDU_PROJECTION_REPLICATED: i32 = 0;
 pub const EREDU_PROJECTION_COLUMN: i32 = 1;
 pub const EREDU_PROJECTION_ROW: i32 = 2;
@@ -771,6 +771,307 @@ extern "C" {
 }
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
+pub struct eredu_layout_info {
+    pub struct_size: u32,
+    pub policy: eredu_policy,
+    pub rank: u64,
+    pub tensor_rank: u64,
+    pub pipeline_rank: u64,
+    pub expert_rank: u64,
+    pub data_rank: u64,
+    pub tensor_count: usize,
+    pub local_bytes: u64,
+    pub global_bytes: u64,
+    pub materialized_tensors: u64,
+    pub omitted_tensors: u64,
+    pub unknown_bytes_tensors: u64,
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_layout_tensor_info {
+    pub struct_size: u32,
+    pub role: eredu_role,
+    pub target: *const ::std::os::raw::c_char,
+    pub target_length: usize,
+    pub logical_name: *const ::std::os::raw::c_char,
+    pub logical_name_length: usize,
+    pub global_shape: *const u64,
+    pub global_ndim: usize,
+    pub local_shape: *const u64,
+    pub local_ndim: usize,
+    pub placement: eredu_placement_kind,
+    pub has_dtype: u8,
+    pub has_logical_units: u8,
+    pub has_logical_range: u8,
+    pub fell_back_to_replication: u8,
+    pub dtype: eredu_dtype,
+    pub has_local_bytes: u8,
+    pub axis: u64,
+    pub owner_rank: u64,
+    pub shard_index: u64,
+    pub shard_parts: u64,
+    pub start: u64,
+    pub end: u64,
+    pub runs: *const u64,
+    pub run_count: usize,
+    pub index_count: u64,
+    pub logical_units: u64,
+    pub logical_start: u64,
+    pub logical_end: u64,
+    pub local_bytes: u64,
+    pub kv_head_copies: u64,
+    pub padding_rows: u64,
+    pub has_expert_range: u8,
+    pub expert_axis: u64,
+    pub expert_start: u64,
+    pub expert_end: u64,
+}
+extern "C" {
+    pub fn eredu_layout_info_init(
+        info: *mut eredu_layout_info,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_layout_tensor_info_init(
+        info: *mut eredu_layout_tensor_info,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_layout_free(layout: *mut eredu_layout);
+}
+extern "C" {
+    pub fn eredu_layout_tensor_count(layout: *const eredu_layout) -> usize;
+}
+extern "C" {
+    pub fn eredu_layout_topology(
+        layout: *const eredu_layout,
+        out: *mut eredu_topology,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_layout_get_info(
+        layout: *const eredu_layout,
+        out: *mut eredu_layout_info,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_layout_get_tensor_info(
+        layout: *const eredu_layout,
+        index: usize,
+        out: *mut eredu_layout_tensor_info,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_layout_find_tensor(
+        layout: *const eredu_layout,
+        target: *const ::std::os::raw::c_char,
+        out: *mut usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_layout_to_json(
+        layout: *const eredu_layout,
+        out: *mut *mut ::std::os::raw::c_char,
+        length: *mut usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_layout_write_json(
+        layout: *const eredu_layout,
+        buffer: *mut ::std::os::raw::c_char,
+        capacity: usize,
+        required: *mut usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_model_info {
+    pub struct_size: u32,
+    pub name: *const ::std::os::raw::c_char,
+    pub has_layers: u8,
+    pub layers: u64,
+    pub has_experts: u8,
+    pub experts: u64,
+}
+extern "C" {
+    pub fn eredu_model_info_init(
+        info: *mut eredu_model_info,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_model_new(
+        info: *const eredu_model_info,
+        groups: *const *const eredu_group,
+        group_count: usize,
+        out: *mut *mut eredu_model,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_model_from_json(
+        text: *const ::std::os::raw::c_char,
+        length: usize,
+        out: *mut *mut eredu_model,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_model_free(model: *mut eredu_model);
+}
+extern "C" {
+    pub fn eredu_model_tensor_count(model: *const eredu_model) -> usize;
+}
+extern "C" {
+    pub fn eredu_model_group_count(model: *const eredu_model) -> usize;
+}
+extern "C" {
+    pub fn eredu_model_global_bytes(model: *const eredu_model) -> u64;
+}
+extern "C" {
+    pub fn eredu_model_get_info(
+        model: *const eredu_model,
+        out: *mut eredu_model_info,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_model_to_json(
+        model: *const eredu_model,
+        out: *mut *mut ::std::os::raw::c_char,
+        length: *mut usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_model_pad_vocab(
+        model: *const eredu_model,
+        multiple: u64,
+        out: *mut *mut eredu_model,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_plan_options {
+    pub struct_size: u32,
+    pub policy: eredu_policy,
+    pub threads: u32,
+    pub progress: eredu_progress_fn,
+    pub progress_data: *mut ::std::os::raw::c_void,
+    pub pipeline_layers: *const u64,
+    pub pipeline_layer_count: usize,
+}
+extern "C" {
+    pub fn eredu_plan_options_init(
+        options: *mut eredu_plan_options,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_plan_rank(
+        model: *const eredu_model,
+        topology: *const eredu_topology,
+        rank: u64,
+        options: *const eredu_plan_options,
+        out: *mut *mut eredu_layout,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
+pub struct eredu_plan_file_info {
+    pub struct_size: u32,
+    pub format_version: u32,
+    pub world_size: u64,
+    pub tensor: u64,
+    pub pipeline: u64,
+    pub expert: u64,
+    pub data: u64,
+    pub pipeline_layers: *const u64,
+    pub pipeline_layer_count: usize,
+    pub policy: eredu_policy,
+    pub coverage_ok: u8,
+    pub library_version: *const ::std::os::raw::c_char,
+    pub library_version_length: usize,
+    pub fingerprint_high: u64,
+    pub fingerprint_low: u64,
+    pub file_bytes: u64,
+}
+extern "C" {
+    pub fn eredu_plan_file_write(
+        model: *const eredu_model,
+        topology: *const eredu_topology,
+        options: *const eredu_plan_options,
+        path: *const ::std::os::raw::c_char,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_plan_file_open(
+        path: *const ::std::os::raw::c_char,
+        out: *mut *mut eredu_plan_file,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_plan_file_free(file: *mut eredu_plan_file);
+}
+extern "C" {
+    pub fn eredu_plan_file_info_init(
+        info: *mut eredu_plan_file_info,
+        size: usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_plan_file_get_info(
+        file: *const eredu_plan_file,
+        out: *mut eredu_plan_file_info,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_plan_file_rank_bytes(
+        file: *const eredu_plan_file,
+        rank: u64,
+        compressed: *mut u64,
+        uncompressed: *mut u64,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_plan_file_rank_json(
+        file: *const eredu_plan_file,
+        rank: u64,
+        out: *mut *mut ::std::os::raw::c_char,
+        length: *mut usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_plan_file_verify(
+        file: *const eredu_plan_file,
+        model: *const eredu_model,
+        topology: *const eredu_topology,
+        options: *const eredu_plan_options,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+#[repr(C)]
+#[derive(Debug, Copy, Clone)]
 pub struct eredu_offload_config {
     pub struct_size: u32,
     pub eviction_policy: eredu_eviction_policy,
@@ -1219,307 +1520,6 @@ extern "C" {
         metadata: *const eredu_layerwise_model_metadata,
         out: *mut eredu_linear_format,
         present: *mut bool,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-#[repr(C)]
-#[derive(Debug, Copy, Clone)]
-pub struct eredu_layout_info {
-    pub struct_size: u32,
-    pub policy: eredu_policy,
-    pub rank: u64,
-    pub tensor_rank: u64,
-    pub pipeline_rank: u64,
-    pub expert_rank: u64,
-    pub data_rank: u64,
-    pub tensor_count: usize,
-    pub local_bytes: u64,
-    pub global_bytes: u64,
-    pub materialized_tensors: u64,
-    pub omitted_tensors: u64,
-    pub unknown_bytes_tensors: u64,
-}
-#[repr(C)]
-#[derive(Debug, Copy, Clone)]
-pub struct eredu_layout_tensor_info {
-    pub struct_size: u32,
-    pub role: eredu_role,
-    pub target: *const ::std::os::raw::c_char,
-    pub target_length: usize,
-    pub logical_name: *const ::std::os::raw::c_char,
-    pub logical_name_length: usize,
-    pub global_shape: *const u64,
-    pub global_ndim: usize,
-    pub local_shape: *const u64,
-    pub local_ndim: usize,
-    pub placement: eredu_placement_kind,
-    pub has_dtype: u8,
-    pub has_logical_units: u8,
-    pub has_logical_range: u8,
-    pub fell_back_to_replication: u8,
-    pub dtype: eredu_dtype,
-    pub has_local_bytes: u8,
-    pub axis: u64,
-    pub owner_rank: u64,
-    pub shard_index: u64,
-    pub shard_parts: u64,
-    pub start: u64,
-    pub end: u64,
-    pub runs: *const u64,
-    pub run_count: usize,
-    pub index_count: u64,
-    pub logical_units: u64,
-    pub logical_start: u64,
-    pub logical_end: u64,
-    pub local_bytes: u64,
-    pub kv_head_copies: u64,
-    pub padding_rows: u64,
-    pub has_expert_range: u8,
-    pub expert_axis: u64,
-    pub expert_start: u64,
-    pub expert_end: u64,
-}
-extern "C" {
-    pub fn eredu_layout_info_init(
-        info: *mut eredu_layout_info,
-        size: usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_tensor_info_init(
-        info: *mut eredu_layout_tensor_info,
-        size: usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_free(layout: *mut eredu_layout);
-}
-extern "C" {
-    pub fn eredu_layout_tensor_count(layout: *const eredu_layout) -> usize;
-}
-extern "C" {
-    pub fn eredu_layout_topology(
-        layout: *const eredu_layout,
-        out: *mut eredu_topology,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_get_info(
-        layout: *const eredu_layout,
-        out: *mut eredu_layout_info,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_get_tensor_info(
-        layout: *const eredu_layout,
-        index: usize,
-        out: *mut eredu_layout_tensor_info,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_find_tensor(
-        layout: *const eredu_layout,
-        target: *const ::std::os::raw::c_char,
-        out: *mut usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_to_json(
-        layout: *const eredu_layout,
-        out: *mut *mut ::std::os::raw::c_char,
-        length: *mut usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_layout_write_json(
-        layout: *const eredu_layout,
-        buffer: *mut ::std::os::raw::c_char,
-        capacity: usize,
-        required: *mut usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-#[repr(C)]
-#[derive(Debug, Copy, Clone)]
-pub struct eredu_model_info {
-    pub struct_size: u32,
-    pub name: *const ::std::os::raw::c_char,
-    pub has_layers: u8,
-    pub layers: u64,
-    pub has_experts: u8,
-    pub experts: u64,
-}
-extern "C" {
-    pub fn eredu_model_info_init(
-        info: *mut eredu_model_info,
-        size: usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_model_new(
-        info: *const eredu_model_info,
-        groups: *const *const eredu_group,
-        group_count: usize,
-        out: *mut *mut eredu_model,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_model_from_json(
-        text: *const ::std::os::raw::c_char,
-        length: usize,
-        out: *mut *mut eredu_model,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_model_free(model: *mut eredu_model);
-}
-extern "C" {
-    pub fn eredu_model_tensor_count(model: *const eredu_model) -> usize;
-}
-extern "C" {
-    pub fn eredu_model_group_count(model: *const eredu_model) -> usize;
-}
-extern "C" {
-    pub fn eredu_model_global_bytes(model: *const eredu_model) -> u64;
-}
-extern "C" {
-    pub fn eredu_model_get_info(
-        model: *const eredu_model,
-        out: *mut eredu_model_info,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_model_to_json(
-        model: *const eredu_model,
-        out: *mut *mut ::std::os::raw::c_char,
-        length: *mut usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_model_pad_vocab(
-        model: *const eredu_model,
-        multiple: u64,
-        out: *mut *mut eredu_model,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-#[repr(C)]
-#[derive(Debug, Copy, Clone)]
-pub struct eredu_plan_options {
-    pub struct_size: u32,
-    pub policy: eredu_policy,
-    pub threads: u32,
-    pub progress: eredu_progress_fn,
-    pub progress_data: *mut ::std::os::raw::c_void,
-    pub pipeline_layers: *const u64,
-    pub pipeline_layer_count: usize,
-}
-extern "C" {
-    pub fn eredu_plan_options_init(
-        options: *mut eredu_plan_options,
-        size: usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_plan_rank(
-        model: *const eredu_model,
-        topology: *const eredu_topology,
-        rank: u64,
-        options: *const eredu_plan_options,
-        out: *mut *mut eredu_layout,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-#[repr(C)]
-#[derive(Debug, Copy, Clone)]
-pub struct eredu_plan_file_info {
-    pub struct_size: u32,
-    pub format_version: u32,
-    pub world_size: u64,
-    pub tensor: u64,
-    pub pipeline: u64,
-    pub expert: u64,
-    pub data: u64,
-    pub pipeline_layers: *const u64,
-    pub pipeline_layer_count: usize,
-    pub policy: eredu_policy,
-    pub coverage_ok: u8,
-    pub library_version: *const ::std::os::raw::c_char,
-    pub library_version_length: usize,
-    pub fingerprint_high: u64,
-    pub fingerprint_low: u64,
-    pub file_bytes: u64,
-}
-extern "C" {
-    pub fn eredu_plan_file_write(
-        model: *const eredu_model,
-        topology: *const eredu_topology,
-        options: *const eredu_plan_options,
-        path: *const ::std::os::raw::c_char,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_plan_file_open(
-        path: *const ::std::os::raw::c_char,
-        out: *mut *mut eredu_plan_file,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_plan_file_free(file: *mut eredu_plan_file);
-}
-extern "C" {
-    pub fn eredu_plan_file_info_init(
-        info: *mut eredu_plan_file_info,
-        size: usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_plan_file_get_info(
-        file: *const eredu_plan_file,
-        out: *mut eredu_plan_file_info,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_plan_file_rank_bytes(
-        file: *const eredu_plan_file,
-        rank: u64,
-        compressed: *mut u64,
-        uncompressed: *mut u64,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_plan_file_rank_json(
-        file: *const eredu_plan_file,
-        rank: u64,
-        out: *mut *mut ::std::os::raw::c_char,
-        length: *mut usize,
-        error: *mut *mut eredu_error,
-    ) -> eredu_status;
-}
-extern "C" {
-    pub fn eredu_plan_file_verify(
-        file: *const eredu_plan_file,
-        model: *const eredu_model,
-        topology: *const eredu_topology,
-        options: *const eredu_plan_options,
         error: *mut *mut eredu_error,
     ) -> eredu_status;
 }

@@ -8,7 +8,7 @@
 //! enumeration values, limits); the typedefs say which C type a value goes
 //! into (`eredu_role` is `u32`, `eredu_status` is `i32`). Nothing here is
 //! safe to call without reading the header's rules on ownership, lifetimes
-//! and threads (the doc comments of `include/eredu/*.h`, left out here); the
+//! and threads (the doc comments of `include/eredu/**/*.h`, left out here); the
 //! `eredu` crate wraps them in a safe API.
 //!
 //! Linking: `build.rs` finds the library through `EREDU_LIB_DIR` or the

@@ -129,8 +129,11 @@ fn header_names(include_flags: &[String]) -> BTreeSet<String> {
         .find(|dir| dir.join("types.h").is_file())
         .expect("no include folder holds eredu/types.h");
     let mut names = BTreeSet::new();
-    let mut headers: Vec<_> = std::fs::read_dir(&folder)
-        .expect("the header folder is readable")
+    // The planner's headers (eredu/*.h) and the runtime helpers'
+    // (eredu/runtime/*.h).
+    let mut headers: Vec<_> = [folder.clone(), folder.join("runtime")]
+        .iter()
+        .flat_map(|dir| std::fs::read_dir(dir).expect("the header folder is readable"))
         .map(|entry| entry.expect("a readable entry").path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "h"))
         .collect();

@@ -2,7 +2,7 @@
 // Copyright 2026 The eredu authors
 
 //! The parameter-residency snapshot of a layered model (seed
-//! `LayerwiseModelMetadata`; `eredu/layerwise_metadata.h`,
+//! `LayerwiseModelMetadata`; `eredu/runtime/layerwise_metadata.h`,
 //! docs/residency.md, "Layerwise model metadata").
 
 use std::ptr::{self, NonNull};

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The eredu authors
 
-//! The offload core (`eredu/residency.h`; docs/residency.md, "Offload
+//! The offload core (`eredu/runtime/residency.h`; docs/residency.md, "Offload
 //! plans"): memory tiers, unit policies, `OffloadConfig` and the validated
 //! `OffloadPlan`.
 
@@ -140,7 +140,7 @@ pub struct OffloadPlan {
 }
 
 // SAFETY: an offload plan is immutable once built; any number of threads may
-// read it at once and it may move between threads (eredu/residency.h). The
+// read it at once and it may move between threads (eredu/runtime/residency.h). The
 // cached info holds integers only.
 unsafe impl Send for OffloadPlan {}
 // SAFETY: as above: every call through &self only reads the plan.

@@ -2,7 +2,7 @@
 // Copyright 2026 The eredu authors
 
 //! The summary of one rank-local parallel model (seed `ParallelModelInfo`;
-//! `eredu/projection.h`, docs/planning.md, "Parallel model info").
+//! `eredu/runtime/projection.h`, docs/planning.md, "Parallel model info").
 
 use std::ffi::{c_char, CString};
 use std::ptr::{self, NonNull};

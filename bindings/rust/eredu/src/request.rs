@@ -2,7 +2,7 @@
 // Copyright 2026 The eredu authors
 
 //! The normalized cold-load request (seed `NormalizedLoadRequest` and its
-//! vocabulary; `eredu/request.h`, docs/residency.md, "Load requests").
+//! vocabulary; `eredu/runtime/request.h`, docs/residency.md, "Load requests").
 
 use std::ptr::{self, NonNull};
 

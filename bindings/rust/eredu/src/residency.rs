@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The eredu authors
 
-//! Weight-residency policies (`eredu/residency_policy.h`, seed
+//! Weight-residency policies (`eredu/runtime/residency_policy.h`, seed
 //! `WeightResidency` and its options; docs/residency.md, "Weight-residency
 //! policies") and what they derive.
 

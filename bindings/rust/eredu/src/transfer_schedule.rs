@@ -2,7 +2,7 @@
 // Copyright 2026 The eredu authors
 
 //! The bounded dense transfer cursor (seed `DenseTransferSchedule`,
-//! `eredu/residency.h`; docs/residency.md, "Dense transfer schedule").
+//! `eredu/runtime/residency.h`; docs/residency.md, "Dense transfer schedule").
 
 use std::collections::VecDeque;
 use std::ptr::{self, NonNull};

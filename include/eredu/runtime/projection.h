@@ -2,7 +2,7 @@
 // Copyright 2026 The eredu authors
 
 /*
- * eredu/projection.h: the seed's group-building helpers (projection groups,
+ * eredu/runtime/projection.h: the seed's group-building helpers (projection groups,
  * preferred and aligned partition units; docs/planning.md, "Projection
  * helpers", "Preferred units", "Aligned partition units") and its
  * ParallelModelInfo (docs/planning.md, "Parallel model info").

@@ -2,7 +2,7 @@
 // Copyright 2026 The eredu authors
 
 /*
- * eredu/residency_policy.h: the seed's immutable-weight residency policies
+ * eredu/runtime/residency_policy.h: the seed's immutable-weight residency policies
  * (WeightResidency, LayerWeightResidency, OrdinaryWeightResidency,
  * LayerwiseLoadOptions, DenseDiskStreamLoadOptions, ParameterBankLoadOptions;
  * docs/residency.md, "Weight-residency policies") as one plain description,
@@ -12,7 +12,7 @@
  * A description names the ordinary-unit placement (fully resident, layerwise
  * host, dense disk stream) with its options, plus an optional independent
  * parameter-bank cache (e.g. MoE experts). The same description is given to
- * eredu_load_request_set_weight_residency (eredu/request.h).
+ * eredu_load_request_set_weight_residency (eredu/runtime/request.h).
  *
  * Units: budgets, scratch and targets are bytes; lookahead, queue capacity,
  * prefetch depth and device depth count execution units.
@@ -24,7 +24,7 @@
 #ifndef EREDU_RESIDENCY_POLICY_H
 #define EREDU_RESIDENCY_POLICY_H
 
-#include <eredu/residency.h>
+#include <eredu/runtime/residency.h>
 #include <eredu/types.h>
 
 /* ---- eredu_execution_residency: seed LayerWeightResidency variants /

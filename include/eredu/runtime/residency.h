@@ -2,7 +2,7 @@
 // Copyright 2026 The eredu authors
 
 /*
- * eredu/residency.h: the offload core (memory tiers, unit policies,
+ * eredu/runtime/residency.h: the offload core (memory tiers, unit policies,
  * OffloadConfig, the validated OffloadPlan; docs/residency.md, "Offload
  * plans"), checkpoint weight bindings and StaticUnitBindings
  * (docs/residency.md, "Weight bindings"), the DenseTransferSchedule cursor
@@ -14,7 +14,7 @@
  * elements.
  *
  * The weight-residency policies themselves (WeightResidency and its options)
- * and eredu_residency_validate are declared in eredu/residency_policy.h.
+ * and eredu_residency_validate are declared in eredu/runtime/residency_policy.h.
  *
  * Thread-safety: offload plans and static unit bindings are immutable once
  * built; any number of threads may read one at once. A dense transfer

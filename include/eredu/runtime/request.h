@@ -2,7 +2,7 @@
 // Copyright 2026 The eredu authors
 
 /*
- * eredu/request.h: the seed's normalized cold-load request
+ * eredu/runtime/request.h: the seed's normalized cold-load request
  * (NormalizedLoadRequest, ParallelLoadRequest, DraftingLoadRequest) and the
  * vocabulary it uses (CommunicationCompletionPolicy, PipelineWireContract,
  * QuantizationRequest, DraftingPlan, SessionCapabilities,
@@ -35,7 +35,7 @@
 #ifndef EREDU_REQUEST_H
 #define EREDU_REQUEST_H
 
-#include <eredu/residency_policy.h>
+#include <eredu/runtime/residency_policy.h>
 #include <eredu/topology.h>
 #include <eredu/types.h>
 

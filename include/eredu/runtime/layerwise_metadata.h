@@ -2,7 +2,7 @@
 // Copyright 2026 The eredu authors
 
 /*
- * eredu/layerwise_metadata.h: the seed's LayerwiseModelMetadata, the
+ * eredu/runtime/layerwise_metadata.h: the seed's LayerwiseModelMetadata, the
  * inspectable, backend-neutral parameter-residency snapshot of a layered
  * model, which a runtime owns and updates once the checkpoint is resolved
  * (docs/residency.md, "Layerwise model metadata").
@@ -26,7 +26,7 @@
 #define EREDU_LAYERWISE_METADATA_H
 
 #include <eredu/format.h>
-#include <eredu/residency_policy.h>
+#include <eredu/runtime/residency_policy.h>
 #include <eredu/types.h>
 
 /** Every plain field of a layerwise snapshot
