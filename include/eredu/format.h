@@ -3,7 +3,7 @@
 
 /*
  * eredu/format.h: checkpoint encodings of linear matrices and their
- * expansion into physical members (seed expand_linear_format_member and
+ * expansion into physical members (expand_linear_format_member and
  * expand_linear_format_parameter_groups; docs/planning.md, "Linear formats"
  * and "Expansion"; eredu.groups.v1 `format` in docs/interchange.md).
  *
@@ -36,7 +36,7 @@
 
 #include <eredu/types.h>
 
-/* ---- eredu_linear_format_kind: seed LinearFormat variants ------------- */
+/* ---- eredu_linear_format_kind: LinearFormat variants ------------------ */
 
 /** Ordinary floating-point storage; no companions. */
 #define EREDU_LINEAR_FORMAT_DENSE 0
@@ -51,7 +51,7 @@
  * one scale companion. */
 #define EREDU_LINEAR_FORMAT_BLOCK_FP8 4
 
-/* ---- eredu_block_fp8_scale_encoding: seed BlockFp8ScaleEncoding ------- */
+/* ---- eredu_block_fp8_scale_encoding: BlockFp8ScaleEncoding ------------ */
 
 /** Floating-point inverse scales (F16, BF16 or F32). */
 #define EREDU_BLOCK_FP8_SCALE_FLOAT 0
@@ -59,7 +59,7 @@
 #define EREDU_BLOCK_FP8_SCALE_UE8M0 1
 
 /**
- * One linear-matrix encoding (seed LinearFormat with AffineQuantization,
+ * One linear-matrix encoding (a LinearFormat with AffineQuantization,
  * GgufIQuant and BlockFp8Format; docs/planning.md, "Linear formats"): set
  * `kind` and the fields of that kind; the fields of other kinds are
  * ignored. A sized struct (docs/abi.md): initialize with
@@ -95,7 +95,7 @@ struct eredu_linear_format {
   }
 
 /**
- * A format with the exact checkpoint targets of its companions (seed
+ * A format with the exact checkpoint targets of its companions (a
  * LinearFormatSpec; docs/planning.md, "Format declarations") and an optional
  * companion dtype. A sized struct (docs/abi.md): initialize with
  * EREDU_LINEAR_FORMAT_SPEC_INIT or eredu_linear_format_spec_init (every
@@ -119,8 +119,8 @@ struct eredu_linear_format_spec {
   /** 1 when `companion_dtype` is set (AFFINE and BLOCK_FP8 only), else 0. */
   uint8_t has_companion_dtype;
   /** 0 (default): the spec is validated (EREDU_E_INVALID_FORMAT). 1: the
-   * spec is taken as is, like the seed's expansion of an unvalidated
-   * declaration: companion mistakes are then EREDU_E_INVALID_GROUP and
+   * spec is taken as is, unvalidated, and checked only during expansion:
+   * companion mistakes are then EREDU_E_INVALID_GROUP and
    * format mistakes EREDU_E_INVALID_TENSOR, in the order of
    * docs/planning.md, "Expansion errors, in order". Argument checks (NULL,
    * struct sizes, UTF-8, enums, flags) still apply. */
@@ -178,7 +178,7 @@ EREDU_API eredu_status eredu_ggml_type_info_init(eredu_ggml_type_info *info, siz
                                                  eredu_error **error);
 
 /**
- * Validates a format (seed LinearFormat::validate). The fields past
+ * Validates a format (LinearFormat::validate). The fields past
  * format->struct_size take the defaults of EREDU_LINEAR_FORMAT_INIT.
  *
  * @return EREDU_OK;
@@ -189,15 +189,15 @@ EREDU_API eredu_status eredu_ggml_type_info_init(eredu_ggml_type_info *info, siz
  *   32, got G`, then `bits must be one of 2, 3, 4, 5, 6, or 8, got B`
  *   (AFFINE); `unsupported GGML tensor type N` (GGUF); `block-FP8 geometry
  *   must be positive, got [R, C]` (BLOCK_FP8).
- * Thread-safe. Seed LinearFormat::validate, AffineQuantization::new,
- * BlockFp8Format::new.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_linear_format_validate(const eredu_linear_format *format,
                                                     eredu_error **error);
 
 /**
- * Validates a spec as the seed's LinearFormatSpec constructors do (also
- * when spec->raw is 1); docs/planning.md, "Format declarations".
+ * Validates a spec by the rules of the LinearFormatSpec constructors
+ * (unscaled, scaled, affine; also when spec->raw is 1); docs/planning.md,
+ * "Format declarations".
  *
  * @return EREDU_OK;
  *   EREDU_E_NULL_ARGUMENT (spec, spec->format);
@@ -211,13 +211,13 @@ EREDU_API eredu_status eredu_linear_format_validate(const eredu_linear_format *f
  *   companions require distinct identities`; a companion dtype on a kind
  *   other than AFFINE and BLOCK_FP8 (`linear format F takes no companion
  *   dtype`).
- * Thread-safe. Seed LinearFormatSpec::unscaled / scaled / affine.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_linear_format_spec_validate(const eredu_linear_format_spec *spec,
                                                          eredu_error **error);
 
 /**
- * Looks up a GGML type by code (seed GgmlType::block_and_bytes).
+ * Looks up a GGML type by code (GgmlType::block_and_bytes).
  *
  * @param code  a ggml_type code.
  * @param out   an output struct with struct_size set, written up to it;
@@ -248,7 +248,7 @@ EREDU_API eredu_status eredu_ggml_type_by_name(const char *name, eredu_ggml_type
                                                eredu_error **error);
 
 /**
- * Expands one member (seed expand_linear_format_member): the physical
+ * Expands one member (expand_linear_format_member): the physical
  * members in order [packed weight, scale (if any), affine bias (if any)],
  * with shapes, dtypes and shardings as the table at the top of this header.
  * Shardings are copied, except PARTITIONED_SEGMENTS / SEGMENTED on a
@@ -270,7 +270,7 @@ EREDU_API eredu_status eredu_ggml_type_by_name(const char *name, eredu_ggml_type
  *   of eredu_group_new for the member, of eredu_linear_format_spec_validate
  *   for the spec; NULL out);
  *   EREDU_E_INVALID_FORMAT (a spec with raw 0 that does not validate);
- *   then the seed's checks in order: EREDU_E_INVALID_GROUP `dense linear
+ *   then these checks, in this order: EREDU_E_INVALID_GROUP `dense linear
  *   parameter T declares physical companions`; EREDU_E_INVALID_TENSOR
  *   `encoded linear parameter T must have at least two dimensions`;
  *   per format the companion checks (EREDU_E_INVALID_GROUP), format
@@ -279,8 +279,8 @@ EREDU_API eredu_status eredu_ggml_type_by_name(const char *name, eredu_ggml_type
  *   b`, `packed matrix T input c is incompatible with group g and b bits`,
  *   `packed companion T segment s..e is not aligned to k`);
  *   EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed expand_linear_format_member, remap_linear_segments;
- * docs/planning.md, "Expansion errors, in order".
+ * Thread-safe. Expansion and segment remapping: docs/planning.md,
+ * "Expansion errors, in order".
  */
 EREDU_API eredu_status eredu_expand_linear_format_member(const eredu_member_desc *member,
                                                          const eredu_linear_format_spec *spec,
@@ -314,12 +314,11 @@ EREDU_API eredu_status eredu_expand_linear_format_member(const eredu_member_desc
  *   spec checks of eredu_linear_format_spec_validate, struct sizes
  *   included), for every spec first;
  *   EREDU_E_INVALID_FORMAT for the first spec (with raw 0) that does not
- *   validate, before any expansion; then member by member the seed errors
- *   of eredu_expand_linear_format_member; then the rebuild's
+ *   validate, before any expansion; then member by member the errors of
+ *   eredu_expand_linear_format_member, in its order; then the rebuild's
  *   EREDU_E_INVALID_TENSOR (a partitioned axis missing) and
  *   EREDU_E_INVALID_GROUP; EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed expand_linear_format_parameter_groups (one group);
- * docs/planning.md, "Expanding a group".
+ * Thread-safe. docs/planning.md, "Expanding a group".
  */
 EREDU_API eredu_status eredu_expand_linear_format_group(
     const eredu_group *group, const eredu_linear_format_spec *const *specs, size_t spec_count,
@@ -348,7 +347,7 @@ EREDU_API eredu_status eredu_expand_linear_format_group(
  *   EREDU_E_INVALID_TENSOR for a byte size overflowing 64 bits,
  *   EREDU_E_INVALID_GROUP for a target used by an earlier group);
  *   EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed expand_linear_format_parameter_groups.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_expand_linear_format_model(
     const eredu_model *model, const eredu_linear_format_spec *const *specs, size_t spec_count,
@@ -374,7 +373,7 @@ EREDU_API size_t eredu_member_list_count(const eredu_member_list *list);
  *             its covered fields are zeroed on failure.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (list, out);
  *         EREDU_E_INVALID_ARGUMENT (index >= count, out->struct_size).
- * Thread-safe. Seed ParameterMemberSpec.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_member_list_get(const eredu_member_list *list, size_t index,
                                              eredu_member_desc *out, eredu_error **error);

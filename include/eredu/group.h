@@ -2,7 +2,7 @@
 // Copyright 2026 The eredu authors
 
 /*
- * eredu/group.h: logical parameter groups (seed ParameterGroupSpec,
+ * eredu/group.h: logical parameter groups (ParameterGroupSpec,
  * ParameterMemberSpec, MemberSharding, ParameterRole) plus this project's
  * member dtype and group scope (docs/planning.md, docs/interchange.md).
  *
@@ -18,7 +18,7 @@
 
 #include <eredu/types.h>
 
-/* ---- eredu_role: seed ParameterRole ----------------------------------- */
+/* ---- eredu_role: ParameterRole ---------------------------------------- */
 
 #define EREDU_ROLE_REPLICATED 0
 #define EREDU_ROLE_COLUMN_PROJECTION 1
@@ -30,7 +30,7 @@
 #define EREDU_ROLE_CHANNELS 7
 #define EREDU_ROLE_SEGMENTED 8
 
-/* ---- eredu_sharding_kind: seed MemberSharding variants ---------------- */
+/* ---- eredu_sharding_kind: MemberSharding variants --------------------- */
 
 /** Every rank holds the whole tensor. `axis` must be 0, no segments. */
 #define EREDU_SHARDING_REPLICATED 0
@@ -82,7 +82,7 @@
 #define EREDU_MAX_NDIM 1024
 
 /**
- * One physical checkpoint tensor of a group (seed ParameterMemberSpec with
+ * One physical checkpoint tensor of a group (a ParameterMemberSpec with
  * its MemberSharding, plus an optional dtype for byte accounting). A sized
  * struct (docs/abi.md): initialize with EREDU_MEMBER_DESC_INIT or
  * eredu_member_desc_init, then set the fields. eredu_group_member also
@@ -171,7 +171,7 @@ struct eredu_group_scope {
   { (uint32_t)sizeof(eredu_group_scope), 0, 0, 0, 0, 0 }
 
 /**
- * A logical parameter group as eredu_group_new takes it (seed
+ * A logical parameter group as eredu_group_new takes it (a
  * ParameterGroupSpec without its members): its name, role, logical
  * partition and scope. A sized struct (docs/abi.md): initialize with
  * EREDU_GROUP_DESC_INIT or eredu_group_desc_init, then set the fields.
@@ -183,7 +183,7 @@ struct eredu_group_desc {
   eredu_role role;
   /** The logical name: NUL-terminated UTF-8, non-blank. */
   const char *name;
-  /** 1 when the group has a logical partition (seed
+  /** 1 when the group has a logical partition (built as
    * ParameterGroupSpec::partitioned), 0 (the default) when not. */
   uint8_t has_partition_units;
   /** The logical units shared by the partitioned members, at least 1. */
@@ -217,7 +217,7 @@ struct eredu_group_desc {
   { (uint32_t)sizeof(eredu_group_desc), 0, NULL, 0, 0, NULL, 0, 0, 0, 0 }
 
 /**
- * What a group is (seed ParameterGroupSpec): its name, role, logical units,
+ * What a group is (its ParameterGroupSpec): its name, role, logical units,
  * member count and scope. An output struct (docs/abi.md): set struct_size
  * (EREDU_GROUP_INFO_INIT or eredu_group_info_init) and eredu_group_get_info
  * fills the fields it covers. Strings are borrowed from the group.
@@ -283,19 +283,19 @@ EREDU_API eredu_status eredu_group_info_init(eredu_group_info *info, size_t size
                                              eredu_error **error);
 
 /**
- * Builds a validated group in one atomic call (seed ParameterGroupSpec::new
+ * Builds a validated group in one atomic call (ParameterGroupSpec::new
  * when desc->has_partition_units is 0, ParameterGroupSpec::partitioned when
  * it is 1). Everything is copied: the descriptors and strings may be
  * released as soon as the call returns.
  *
  * Argument checks come first, in parameter order (NULL pointers, sized
- * structs, flags, enum values, UTF-8); then the seed's construction rules
- * in the seed's order: zero units, blank name, no members, a blank target, a
+ * structs, flags, enum values, UTF-8); then the construction rules, in
+ * this order: zero units, blank name, no members, a blank target, a
  * repeated target ("repeats tensor target"), the partition contract (some
  * member is PARTITIONED or PARTITIONED_SEGMENTS if and only if the group has
  * partition units); then the query units and the vocabulary padding
  * (docs/interchange.md, "A group"). Shapes, axes and segments are checked
- * when a rank is planned, as in the seed.
+ * only when a rank is planned (eredu_plan_rank), never here.
  *
  * @param desc         the group: name, role, partition units, scope, query
  *                     units, vocabulary padding.
@@ -317,11 +317,10 @@ EREDU_API eredu_status eredu_group_info_init(eredu_group_info *info, size_t size
  *   any array in memory, a nonzero axis for REPLICATED, segments on a kind
  *   without segments, layer/expert on a non-INDEXED scope, an INDEXED scope
  *   with neither);
- *   EREDU_E_INVALID_GROUP (the seed rules above);
+ *   EREDU_E_INVALID_GROUP (the construction rules above);
  *   EREDU_E_OUT_OF_MEMORY (also, before allocating, a member_count or
  *   segment_count whose copy would need more than 1 TiB).
- * Thread-safe. Seed ParameterGroupSpec, ParameterMemberSpec,
- * MemberSharding.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_group_new(const eredu_group_desc *desc,
                                        const eredu_member_desc *const *members, size_t member_count,
@@ -340,7 +339,7 @@ EREDU_API void eredu_group_free(eredu_group *group);
  *
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (group, out);
  *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
- * Thread-safe. Seed ParameterGroupSpec.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_group_get_info(const eredu_group *group, eredu_group_info *out,
                                             eredu_error **error);
@@ -354,7 +353,7 @@ EREDU_API eredu_status eredu_group_get_info(const eredu_group *group, eredu_grou
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (group, out);
  *         EREDU_E_INVALID_ARGUMENT (index >= member count,
  *         out->struct_size).
- * Thread-safe. Seed ParameterMemberSpec.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_group_member(const eredu_group *group, size_t index,
                                           eredu_member_desc *out, eredu_error **error);

@@ -2,13 +2,13 @@
 // Copyright 2026 The eredu authors
 
 /*
- * eredu/layout.h: the plan of one rank (seed LocalModelLayout of
+ * eredu/layout.h: the plan of one rank (a LocalModelLayout of
  * LocalTensorLayout entries with TensorPlacement): every field of
  * eredu.layout.v1 (docs/interchange.md) without JSON, and the JSON text
  * itself.
  *
  * Tensors are addressed by index 0 .. count-1, in byte-wise ascending order
- * of target (the seed's LocalModelLayout order). Units: shapes, axes,
+ * of target (the order of LocalModelLayout's entries). Units: shapes, axes,
  * offsets, ranges and index counts are in elements (or logical units for the
  * logical range); bytes are bytes.
  *
@@ -24,7 +24,7 @@
 
 #include <eredu/types.h>
 
-/* ---- eredu_placement_kind: seed TensorPlacement variants --------------- */
+/* ---- eredu_placement_kind: TensorPlacement variants -------------------- */
 
 /** The whole tensor. */
 #define EREDU_PLACEMENT_REPLICATED 0
@@ -133,7 +133,7 @@ struct eredu_layout_tensor_info {
   uint64_t end;
   /** INDICES: `run_count` pairs {start, end} of half-open element runs,
    * flattened (2 * run_count values), in selection order with adjacent
-   * runs merged; their concatenation is the seed's index list. */
+   * runs merged; their concatenation is the full list of selected indices. */
   const uint64_t *runs;
   size_t run_count;
   /** INDICES: the number of selected indices (the local extent of
@@ -235,7 +235,7 @@ EREDU_API eredu_status eredu_layout_get_info(const eredu_layout *layout, eredu_l
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (layout, out);
  *         EREDU_E_INVALID_ARGUMENT (index >= the tensor count,
  *         out->struct_size). On failure the fields out covers are zeroed.
- * Thread-safe. Seed LocalTensorLayout, TensorPlacement.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_layout_get_tensor_info(const eredu_layout *layout, size_t index,
                                                     eredu_layout_tensor_info *out,
@@ -249,7 +249,7 @@ EREDU_API eredu_status eredu_layout_get_tensor_info(const eredu_layout *layout, 
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (layout, target, out);
  *         EREDU_E_INVALID_ARGUMENT (target is not valid UTF-8);
  *         EREDU_E_NOT_FOUND (no such tensor).
- * Thread-safe. Seed LocalModelLayout lookup by target.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_layout_find_tensor(const eredu_layout *layout, const char *target,
                                                 size_t *out, eredu_error **error);

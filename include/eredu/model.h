@@ -77,7 +77,7 @@ EREDU_API eredu_status eredu_model_info_init(eredu_model_info *info, size_t size
  *         count, a NULL element); EREDU_E_INVALID_ARGUMENT (see above);
  *         EREDU_E_INVALID_GROUP; EREDU_E_INVALID_TENSOR;
  *         EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed ParameterGroupSpec (the planner's group list).
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_model_new(const eredu_model_info *info,
                                        const eredu_group *const *groups, size_t group_count,
@@ -105,8 +105,7 @@ EREDU_API eredu_status eredu_model_new(const eredu_model_info *info,
  *         EREDU_E_UNSUPPORTED_VERSION (eredu.groups.v<N> other than v1);
  *         EREDU_E_INVALID_GROUP; EREDU_E_INVALID_FORMAT;
  *         EREDU_E_INVALID_TENSOR; EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed ParameterGroupSpec, ParameterMemberSpec,
- * MemberSharding (and LinearFormat expansion for `format` members).
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_model_from_json(const char *text, size_t length, eredu_model **out,
                                              eredu_error **error);

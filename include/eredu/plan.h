@@ -9,7 +9,7 @@
 
 #include <eredu/types.h>
 
-/* ---- eredu_policy: seed ShardingPolicy -------------------------------- */
+/* ---- eredu_policy: ShardingPolicy ------------------------------------- */
 
 /** A member that cannot be sharded is an EREDU_E_INVALID_TENSOR. */
 #define EREDU_POLICY_REQUIRE 0
@@ -82,7 +82,7 @@ EREDU_API eredu_status eredu_plan_options_init(eredu_plan_options *options, size
 /**
  * Plans global rank `rank` of `topology` for `model`: which slice of every
  * tensor the rank materializes, its local shape, logical range and bytes
- * (seed LocalModelLayout). Pure and atomic: the whole layout is computed
+ * (a LocalModelLayout). Pure and atomic: the whole layout is computed
  * before it is published through `out`, so the result is a complete layout
  * or an error, nothing in between.
  *

@@ -10,9 +10,10 @@
  * not NULL, stores a heap error object holding the same code and a message.
  * There is no thread-local "last error": the error travels with the call.
  *
- * The numbers are those of docs/status.md: each block mirrors one Rust
- * error enum of the seeds, variant for variant. They never change once
- * released; new codes are appended inside their block.
+ * The numbers are those of docs/status.md ("Rules"): each block of codes is
+ * one family of errors, one code per error variant, in declaration order.
+ * They never change once released; new codes are appended inside their
+ * block.
  */
 #ifndef EREDU_STATUS_H
 #define EREDU_STATUS_H
@@ -228,7 +229,7 @@ EREDU_API eredu_status eredu_error_code(const eredu_error *error);
 
 /**
  * The human-readable message of an error object: UTF-8, NUL-terminated,
- * naming the group, tensor, axis and numbers involved as the seeds do.
+ * naming the group, tensor, axis and numbers involved.
  *
  * @param error an error object, or NULL.
  * @return a borrowed string valid until eredu_error_free(error); "" for NULL.

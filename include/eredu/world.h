@@ -143,9 +143,9 @@ EREDU_API eredu_status eredu_plan_world_json(const eredu_model *model,
  *         EREDU_E_PARAMETER_BANK_PREFILL_TARGET_EXCEEDS_SCRATCH), judged
  *         before planning; then eredu_plan_world_json's planning errors and
  *         EREDU_E_CANCELLED; EREDU_E_OUT_OF_MEMORY.
- * Thread-safe (the model is read-only). Seed WeightResidency, OffloadPlan
- * and LayerwiseModelMetadata per rank (docs/interchange.md,
- * eredu.check.v1).
+ * Thread-safe (the model is read-only). Per rank, admission builds a
+ * WeightResidency, an OffloadPlan and a LayerwiseModelMetadata
+ * (docs/interchange.md, eredu.check.v1).
  */
 EREDU_API eredu_status eredu_check_json(const eredu_model *model, const eredu_topology *topology,
                                         const eredu_plan_options *plan,

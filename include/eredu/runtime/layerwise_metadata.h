@@ -2,7 +2,7 @@
 // Copyright 2026 The eredu authors
 
 /*
- * eredu/runtime/layerwise_metadata.h: the seed's LayerwiseModelMetadata, the
+ * eredu/runtime/layerwise_metadata.h: LayerwiseModelMetadata, the
  * inspectable, backend-neutral parameter-residency snapshot of a layered
  * model, which a runtime owns and updates once the checkpoint is resolved
  * (docs/residency.md, "Layerwise model metadata").
@@ -12,8 +12,8 @@
  * eredu_linear_format), the execution-unit count, the pinned static device
  * bytes, the execution residency, the unit byte sizes and the device unit
  * window. The model type and the quantization can be replaced later. The
- * seed's optional materialization telemetry (WeightMaterializationReport)
- * is opaque to the planner and not exposed.
+ * optional materialization telemetry a runtime may keep with the snapshot
+ * (WeightMaterializationReport) is opaque to the planner and not exposed.
  *
  * Units: every byte figure is bytes; layer counts and capacities count
  * execution units.
@@ -43,8 +43,7 @@
 struct eredu_layerwise_model_metadata_info {
   /** The caller's sizeof(eredu_layerwise_model_metadata_info). */
   uint32_t struct_size;
-  /** The execution residency: an EREDU_EXECUTION_RESIDENCY_* value (seed
-   * LayerwiseModelMetadata::residency). */
+  /** The execution residency: an EREDU_EXECUTION_RESIDENCY_* value. */
   eredu_execution_residency residency;
   /** The effective model type, NUL-terminated UTF-8 (may be empty), and
    * its length in bytes; borrowed from the handle, valid until the next
@@ -52,25 +51,20 @@ struct eredu_layerwise_model_metadata_info {
    * eredu_layerwise_model_metadata_free. */
   const char *effective_model_type;
   size_t effective_model_type_length;
-  /** The ordered execution-unit count (seed layer_count). */
+  /** The ordered execution-unit (layer) count. */
   uint64_t layer_count;
-  /** The pinned static parameter bytes on the execution device (seed
-   * static_device_bytes). */
+  /** The pinned static parameter bytes on the execution device. */
   uint64_t static_device_bytes;
-  /** The complete rank-local execution-unit parameter bytes (seed
-   * layer_parameter_bytes). */
+  /** The complete rank-local execution-unit parameter bytes. */
   uint64_t layer_parameter_bytes;
-  /** The largest possible device-resident execution-unit byte total (seed
-   * maximum_device_layer_bytes). */
+  /** The largest possible device-resident execution-unit byte total. */
   uint64_t maximum_device_layer_bytes;
-  /** The charged host-transfer bytes of the largest execution unit (seed
-   * maximum_host_layer_bytes). */
+  /** The charged host-transfer bytes of the largest execution unit. */
   uint64_t maximum_host_layer_bytes;
-  /** The most execution units retained on the device (seed
-   * device_layer_capacity). */
+  /** The most execution units retained on the device. */
   uint64_t device_layer_capacity;
-  /** 1 when the snapshot has a weight quantization (seed quantization is
-   * Some). */
+  /** 1 when the snapshot has a weight quantization, 0 when it has none
+   * (eredu_layerwise_model_metadata_quantization then reports none). */
   uint8_t has_quantization;
 };
 
@@ -91,8 +85,8 @@ EREDU_API eredu_status eredu_layerwise_model_metadata_info_init(
     eredu_layerwise_model_metadata_info *info, size_t size, eredu_error **error);
 
 /**
- * Creates a snapshot (seed LayerwiseModelMetadata::new). The values are
- * stored as given: only the arguments below are checked.
+ * Creates a snapshot. The values are stored as given: only the arguments
+ * below are checked.
  *
  * Order of checks: effective_model_type, quantization (struct_size, kind),
  * residency, out; then the quantization's own rules.
@@ -101,14 +95,13 @@ EREDU_API eredu_status eredu_layerwise_model_metadata_info_init(
  *        text-model type: NUL-terminated UTF-8, copied (may be blank).
  * @param quantization the checkpoint-native packed weight quantization,
  *        read only during the call: NULL or kind EREDU_LINEAR_FORMAT_DENSE
- *        for none (the seed's None, which LinearFormat spells Dense);
+ *        for none (no quantization, spelled Dense as a LinearFormat);
  *        AFFINE (affine_group_size, affine_bits), MXFP4 or GGUF (ggml_type).
  *        Fields past its struct_size take the defaults of
  *        EREDU_LINEAR_FORMAT_INIT.
  * @param layer_count ordered execution units.
  * @param static_device_bytes pinned static parameter bytes on the device.
- * @param residency an EREDU_EXECUTION_RESIDENCY_* value (seed
- *        ExecutionResidency).
+ * @param residency an EREDU_EXECUTION_RESIDENCY_* value.
  * @param layer_parameter_bytes complete rank-local execution-unit
  *        parameter bytes.
  * @param maximum_device_layer_bytes the largest possible device-resident
@@ -130,7 +123,7 @@ EREDU_API eredu_status eredu_layerwise_model_metadata_info_init(
  *   multiple of 32, got G", then "bits must be one of 2, 3, 4, 5, 6, or 8,
  *   got B"; an unsupported GGUF type: "unsupported GGML tensor type N");
  *   EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed LayerwiseModelMetadata::new.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_layerwise_model_metadata_new(
     const char *effective_model_type, const eredu_linear_format *quantization, uint64_t layer_count,
@@ -152,8 +145,7 @@ EREDU_API void eredu_layerwise_model_metadata_free(eredu_layerwise_model_metadat
  * @param effective_model_type NUL-terminated UTF-8, copied (may be blank).
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (metadata, effective_model_type);
  *         EREDU_E_INVALID_ARGUMENT (invalid UTF-8); EREDU_E_OUT_OF_MEMORY.
- * Not thread-safe (changes the snapshot). Seed
- * LayerwiseModelMetadata::set_effective_model_type.
+ * Not thread-safe (changes the snapshot).
  */
 EREDU_API eredu_status eredu_layerwise_model_metadata_set_effective_model_type(
     eredu_layerwise_model_metadata *metadata, const char *effective_model_type,
@@ -170,8 +162,7 @@ EREDU_API eredu_status eredu_layerwise_model_metadata_set_effective_model_type(
  *   EREDU_E_INVALID_ARGUMENT (quantization->struct_size, an unknown kind,
  *   BLOCK_FP8); EREDU_E_INVALID_FORMAT (the quantization's rules, as for
  *   eredu_layerwise_model_metadata_new).
- * Not thread-safe (changes the snapshot). Seed
- * LayerwiseModelMetadata::set_quantization.
+ * Not thread-safe (changes the snapshot).
  */
 EREDU_API eredu_status eredu_layerwise_model_metadata_set_quantization(
     eredu_layerwise_model_metadata *metadata, const eredu_linear_format *quantization,
@@ -185,7 +176,7 @@ EREDU_API eredu_status eredu_layerwise_model_metadata_set_quantization(
  *            zeroed on failure.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (metadata, out);
  *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
- * Thread-safe with other getters. Seed LayerwiseModelMetadata accessors.
+ * Thread-safe with other getters.
  */
 EREDU_API eredu_status eredu_layerwise_model_metadata_get_info(
     const eredu_layerwise_model_metadata *metadata, eredu_layerwise_model_metadata_info *out,
@@ -205,7 +196,7 @@ EREDU_API eredu_status eredu_layerwise_model_metadata_get_info(
  *                on failure).
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (metadata, out, present);
  *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
- * Thread-safe with other getters. Seed LayerwiseModelMetadata::quantization.
+ * Thread-safe with other getters.
  */
 EREDU_API eredu_status eredu_layerwise_model_metadata_quantization(
     const eredu_layerwise_model_metadata *metadata, eredu_linear_format *out, bool *present,

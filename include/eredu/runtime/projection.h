@@ -2,21 +2,21 @@
 // Copyright 2026 The eredu authors
 
 /*
- * eredu/runtime/projection.h: the seed's group-building helpers (projection groups,
+ * eredu/runtime/projection.h: group-building helpers (projection groups,
  * preferred and aligned partition units; docs/planning.md, "Projection
  * helpers", "Preferred units", "Aligned partition units") and its
  * ParallelModelInfo (docs/planning.md, "Parallel model info").
  *
- * A "module" is the ordered list of a layer's parameters (the seed visits a
- * backend module; here the caller lists them): the weight and every
- * encoding companion, each with its checkpoint id and shape in elements.
+ * A "module" is the ordered list of a layer's parameters, as the caller
+ * lists them: the weight and every encoding companion, each with its
+ * checkpoint id and shape in elements.
  *
  * Every builder copies its inputs (descriptors are read only during the
  * call) and returns a new, immutable eredu_group (free with
  * eredu_group_free); on failure *out is NULL. Argument checks (NULL
  * pointers, struct_size (docs/abi.md), enum values, flags, UTF-8, array
- * sizes) come first, in parameter order, then the seed's rules in the
- * seed's order.
+ * sizes) come first, in parameter order, then each function's own rules in
+ * the order its @return lists them.
  *
  * Thread-safety: every function is thread-safe; an eredu_parallel_model_info
  * is immutable and may be read from any number of threads at once.
@@ -27,7 +27,7 @@
 #include <eredu/topology.h>
 #include <eredu/types.h>
 
-/* ---- eredu_projection_sharding: seed ProjectionSharding --------------- */
+/* ---- eredu_projection_sharding: ProjectionSharding -------------------- */
 
 /** Every parameter complete on every rank. */
 #define EREDU_PROJECTION_REPLICATED 0
@@ -152,7 +152,7 @@ EREDU_API eredu_status eredu_parallel_model_summary_init(eredu_parallel_model_su
  *   positive, got units=u, width=w, alignment=a` (any argument 0), `NAME has
  *   u semantic units of width w, which cannot form complete alignment-a
  *   partitions`.
- * Thread-safe. Seed aligned_partition_units.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_aligned_partition_units(const char *name, uint64_t semantic_units,
                                                      uint64_t elements_per_unit,
@@ -169,7 +169,8 @@ EREDU_API eredu_status eredu_aligned_partition_units(const char *name, uint64_t 
  * @param preferred_units the starting unit count. gcd(0, d) = d, so 0
  *                        ends as the gcd of the partitioned dimensions and
  *                        segment lengths; a count still 0 at the end fails
- *                        as the seed's `partitioned`.
+ *                        as a partitioned eredu_group_new with 0 units does
+ *                        (EREDU_E_INVALID_GROUP).
  * @param out  receives the new group (owned), NULL on failure.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT, EREDU_E_INVALID_ARGUMENT (the
  *   argument checks of eredu_group_new); EREDU_E_INVALID_TENSOR
@@ -177,7 +178,7 @@ EREDU_API eredu_status eredu_aligned_partition_units(const char *name, uint64_t 
  *   axis A`); EREDU_E_INVALID_GROUP (the group rules of eredu_group_new,
  *   units 0 first, and the partition contract: the group needs a
  *   PARTITIONED or PARTITIONED_SEGMENTS member); EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed partitioned_group_with_preferred_units.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_partitioned_group_with_preferred_units(
     const char *name, eredu_role role, uint64_t preferred_units, const eredu_group_scope *scope,
@@ -202,7 +203,7 @@ EREDU_API eredu_status eredu_partitioned_group_with_preferred_units(
  *   a bad scope); EREDU_E_INVALID_TENSOR (`column projection parameter ID
  *   is scalar`); EREDU_E_INVALID_GROUP (eredu_group_new's rules, e.g. an
  *   empty module or a repeated id); EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed projection_parameter_group.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_projection_parameter_group(
     const char *name, eredu_role role, const eredu_group_scope *scope,
@@ -222,7 +223,7 @@ EREDU_API eredu_status eredu_projection_parameter_group(
  *   EREDU_E_INVALID_GROUP (`partitioned projection group has zero preferred
  *   units`, checked first; then the group rules); EREDU_E_INVALID_TENSOR
  *   (`column projection parameter ID is scalar`); EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed partitioned_projection_group.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_partitioned_projection_group(
     const char *name, eredu_role role, const eredu_group_scope *scope,
@@ -248,13 +249,12 @@ EREDU_API eredu_status eredu_partitioned_projection_group(
  *   EREDU_E_INVALID_GROUP (`segmented projection requires positive logical
  *   units and at least one segment`, `segmented projection ranges must be
  *   positive, contiguous, and ordered, got [a..b, ...]`, then the group
- *   rules, first for the seed's intermediate groups named "fused" and
+ *   rules, first for the intermediate groups it builds, named "fused" and
  *   "row": an empty module is `parallel parameter group "fused" must
  *   contain at least one tensor`); EREDU_E_INVALID_TENSOR (`column projection parameter ID is
  *   scalar`, `segmented projection parameter T has output dimension d,
  *   expected W`); EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed segmented_projection_group and
- * assemble_segmented_projection_group.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_segmented_projection_group(
     const char *name, eredu_role role, const eredu_group_scope *scope,
@@ -291,7 +291,7 @@ EREDU_API eredu_status eredu_segmented_projection_group(
  *   UTF-8, a count too large for any array); EREDU_E_ZERO_AXIS;
  *   EREDU_E_WORLD_SIZE_OVERFLOW; EREDU_E_OUT_OF_MEMORY (also, before
  *   allocating, a count whose copy would need more than 1 TiB).
- * Thread-safe. Seed ParallelModelInfo::new.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_parallel_model_info_new(
     const eredu_topology *topology, const char *effective_model_type,
@@ -314,7 +314,7 @@ EREDU_API void eredu_parallel_model_info_free(eredu_parallel_model_info *info);
  *             failure.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (info, out);
  *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
- * Thread-safe. Seed ParallelModelInfo::topology.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_parallel_model_info_topology(const eredu_parallel_model_info *info,
                                                           eredu_topology *out, eredu_error **error);
@@ -329,9 +329,7 @@ EREDU_API eredu_status eredu_parallel_model_info_topology(const eredu_parallel_m
  *             are zeroed on failure.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (info, out);
  *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
- * Thread-safe. Seed ParallelModelInfo::effective_model_type,
- * local_parameter_bytes, global_parameter_bytes,
- * pinned_device_parameter_bytes, maximum_device_parameter_bytes.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_parallel_model_info_get_summary(const eredu_parallel_model_info *info,
                                                              eredu_parallel_model_summary *out,
@@ -339,7 +337,7 @@ EREDU_API eredu_status eredu_parallel_model_info_get_summary(const eredu_paralle
 
 /**
  * The number of owned tensors. Cannot fail; 0 for a NULL info.
- * Thread-safe. Seed ParallelModelInfo::owned_tensors.
+ * Thread-safe.
  */
 EREDU_API size_t
 eredu_parallel_model_info_owned_tensor_count(const eredu_parallel_model_info *info);
@@ -353,7 +351,7 @@ eredu_parallel_model_info_owned_tensor_count(const eredu_parallel_model_info *in
  *               without the terminator; 0 on failure.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (info, out);
  *         EREDU_E_INVALID_ARGUMENT (index >= the owned-tensor count).
- * Thread-safe. Seed ParallelModelInfo::owned_tensors.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_parallel_model_info_owned_tensor(const eredu_parallel_model_info *info,
                                                               size_t index, const char **out,

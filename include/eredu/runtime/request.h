@@ -2,7 +2,7 @@
 // Copyright 2026 The eredu authors
 
 /*
- * eredu/runtime/request.h: the seed's normalized cold-load request
+ * eredu/runtime/request.h: the normalized cold-load request
  * (NormalizedLoadRequest, ParallelLoadRequest, DraftingLoadRequest) and the
  * vocabulary it uses (CommunicationCompletionPolicy, PipelineWireContract,
  * QuantizationRequest, DraftingPlan, SessionCapabilities,
@@ -10,14 +10,14 @@
  * requests".
  *
  * An eredu_load_request is a builder handle: each eredu_load_request_set_*
- * function mirrors one of the seed's `with_*` methods and applies it in
- * place, atomically (a failed call leaves the request unchanged). Order
- * matters as in the seed: a local completion policy set before
- * eredu_load_request_set_parallel_execution makes that call fail with
- * EREDU_E_CONFLICTING_COMPLETION_POLICY; one set after it goes into the
+ * function sets one part of the request (the `with_*` builder methods of
+ * NormalizedLoadRequest) and applies it in place, atomically (a failed call
+ * leaves the request unchanged). Order matters: a local completion policy
+ * set before eredu_load_request_set_parallel_execution makes that call fail
+ * with EREDU_E_CONFLICTING_COMPLETION_POLICY; one set after it goes into the
  * parallel request. eredu_load_request_get_info reads the plain fields at
- * once; eredu_load_request_validate_model_preparation checks the
- * cross-field rules and returns the portable preparation policy.
+ * once; eredu_load_request_validate_model_preparation checks the cross-field
+ * rules and returns the portable preparation policy.
  *
  * Units: deadlines are whole milliseconds; limits are a batch size and a
  * sequence length in tokens; sizes and ranks as in eredu/topology.h.
@@ -85,13 +85,14 @@
 /** Mutable state is paged; the paging options are the runtime's own. */
 #define EREDU_CACHE_RESIDENCY_PAGED 1
 
-/** The bits a SessionCapabilities set may hold: bit i is the seed's i-th
- * positional boolean of SessionCapabilities::new. */
+/** The bits a SessionCapabilities set may hold: three capabilities required
+ * from the realized session, bits 0, 1 and 2, in order (docs/residency.md,
+ * "Load requests"). */
 #define EREDU_SESSION_CAPABILITIES_MASK 7
 
 /**
- * One complete parallel-execution request (seed ParallelLoadRequest::new
- * with its ParallelRankTopology, PipelineWireContract and
+ * One complete parallel-execution request (a ParallelLoadRequest with its
+ * ParallelRankTopology, PipelineWireContract and
  * CommunicationCompletionPolicy). A sized struct (docs/abi.md): initialize
  * with EREDU_PARALLEL_LOAD_DESC_INIT or eredu_parallel_load_desc_init:
  * EREDU_ACTIVATION_DTYPE_FLOAT32, no topology (it must be set), rank 0,
@@ -130,7 +131,7 @@ struct eredu_parallel_load_desc {
   }
 
 /**
- * A load-time quantization request (seed QuantizationRequest). A sized
+ * A load-time quantization request (QuantizationRequest). A sized
  * struct (docs/abi.md): initialize with EREDU_QUANTIZATION_REQUEST_INIT or
  * eredu_quantization_request_init: EREDU_QUANTIZATION_AFFINE, group 64,
  * 4 bits. eredu_load_request_quantization also fills one as an output.
@@ -138,8 +139,8 @@ struct eredu_parallel_load_desc {
 struct eredu_quantization_request {
   /** The caller's sizeof(eredu_quantization_request). */
   uint32_t struct_size;
-  /** An EREDU_QUANTIZATION_* value. Another value is kept and rejected by
-   * validation with EREDU_E_QUANTIZATION, as the seed's catch-all does. */
+  /** An EREDU_QUANTIZATION_* value. Any other value is kept here, and
+   * validation rejects it with EREDU_E_QUANTIZATION (an unknown kind). */
   eredu_quantization_kind kind;
   /** AFFINE: values per quantization group (16 or a positive multiple of
    * 32, checked on validation). Ignored for the other kinds. Default 64. */
@@ -149,14 +150,14 @@ struct eredu_quantization_request {
   uint8_t bits;
 };
 
-/** Affine quantization, group 64, 4 bits (the seed's AffineQuantization
+/** Affine quantization, group 64, 4 bits (the AffineQuantization
  * default). */
 #define EREDU_QUANTIZATION_REQUEST_INIT \
   { (uint32_t)sizeof(eredu_quantization_request), EREDU_QUANTIZATION_AFFINE, 64, 4 }
 
 /**
- * The drafting mode of a portable execution plan (seed DraftingPlan; only
- * what a load request reads). A sized struct (docs/abi.md): initialize with
+ * The drafting mode of a portable execution plan (DraftingPlan; only what a
+ * load request reads). A sized struct (docs/abi.md): initialize with
  * EREDU_DRAFTING_PLAN_INIT or eredu_drafting_plan_init:
  * EREDU_DRAFTING_PLAN_DISABLED, 0 tokens.
  */
@@ -176,8 +177,8 @@ struct eredu_drafting_plan {
   { (uint32_t)sizeof(eredu_drafting_plan), EREDU_DRAFTING_PLAN_DISABLED, 0 }
 
 /**
- * The portable preparation policy of a validated request (seed
- * PreparationPolicy). An output struct (docs/abi.md): set struct_size
+ * The portable preparation policy of a validated request
+ * (PreparationPolicy). An output struct (docs/abi.md): set struct_size
  * (EREDU_PREPARATION_POLICY_INIT or eredu_preparation_policy_init) and
  * eredu_load_request_validate_model_preparation fills the fields it covers.
  */
@@ -208,8 +209,8 @@ struct eredu_preparation_policy {
   { (uint32_t)sizeof(eredu_preparation_policy), 0, 0, 0, NULL, 0, 0, 0 }
 
 /**
- * The plain fields of a load request, read in one call (seed
- * NormalizedLoadRequest's accessors). An output struct (docs/abi.md): set
+ * The plain fields of a load request, read in one call (the accessors of
+ * NormalizedLoadRequest). An output struct (docs/abi.md): set
  * struct_size (EREDU_LOAD_REQUEST_INFO_INIT or eredu_load_request_info_init)
  * and eredu_load_request_get_info fills the fields it covers. The optional
  * parts have their own calls: eredu_load_request_quantization,
@@ -220,20 +221,17 @@ struct eredu_preparation_policy {
 struct eredu_load_request_info {
   /** The caller's sizeof(eredu_load_request_info). */
   uint32_t struct_size;
-  /** The mutable-state residency: an EREDU_CACHE_RESIDENCY_* value (seed
-   * NormalizedLoadRequest::state_residency). */
+  /** The mutable-state residency: an EREDU_CACHE_RESIDENCY_* value. */
   eredu_cache_residency state_residency;
   /** The capabilities required from the realized session: bits within
-   * EREDU_SESSION_CAPABILITIES_MASK, 0 unless set (seed
-   * required_session_capabilities). */
+   * EREDU_SESSION_CAPABILITIES_MASK, 0 unless set. */
   uint32_t required_session_capabilities;
-  /** The drafting intent: an EREDU_DRAFTING_* value (seed drafting). */
+  /** The drafting intent: an EREDU_DRAFTING_* value. */
   eredu_drafting_kind drafting;
   /** The realtime completion policy's EREDU_CANCELLATION_* value (see
    * realtime_completion_timeout_millis). */
   eredu_cancellation_mode realtime_completion_cancellation;
-  /** 1 when persisted prompt-prefix import/export is required (seed
-   * prompt_cache_persistence). */
+  /** 1 when persisted prompt-prefix import/export is required. */
   uint8_t prompt_cache_persistence;
   /** 1 when the request quantizes on load (eredu_load_request_quantization
    * reads it). */
@@ -243,14 +241,14 @@ struct eredu_load_request_info {
   uint8_t has_parallel_execution;
   /** The reader-cache bound: the explicit override, else the weight
    * residency's (4 when fully resident; may be 0, which validation
-   * rejects). Seed max_cached_shards. */
+   * rejects). */
   uint64_t max_cached_shards;
   /** The completion policy of realtime work, in milliseconds: the parallel
    * request's, else the local one, else 30000 (with
-   * QUARANTINE_UNTIL_COMPLETE). Seed realtime_completion_policy. */
+   * QUARANTINE_UNTIL_COMPLETE). */
   uint64_t realtime_completion_timeout_millis;
-  /** EREDU_DRAFTING_EMBEDDED: the proposal capacity; 0 for the other kinds
-   * (seed DraftingLoadRequest::embedded_capacity). */
+  /** EREDU_DRAFTING_EMBEDDED: the proposal capacity (at least 1); 0 for the
+   * other kinds. */
   uint64_t max_draft_tokens;
 };
 
@@ -267,23 +265,22 @@ EREDU_BEGIN_DECLS
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (desc);
  *         EREDU_E_INVALID_ARGUMENT (size below 4 or above 4096, or ending
  *         inside a field).
- * Thread-safe. Seed ParallelLoadRequest.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_parallel_load_desc_init(eredu_parallel_load_desc *desc, size_t size,
                                                      eredu_error **error);
 
 /** As eredu_parallel_load_desc_init, for eredu_quantization_request
- * (EREDU_QUANTIZATION_REQUEST_INIT). Seed QuantizationRequest. */
+ * (EREDU_QUANTIZATION_REQUEST_INIT). */
 EREDU_API eredu_status eredu_quantization_request_init(eredu_quantization_request *request,
                                                        size_t size, eredu_error **error);
 
 /** As eredu_parallel_load_desc_init, for eredu_drafting_plan (DISABLED, 0
- * tokens). Seed DraftingPlan. */
+ * tokens). */
 EREDU_API eredu_status eredu_drafting_plan_init(eredu_drafting_plan *plan, size_t size,
                                                 eredu_error **error);
 
-/** As eredu_parallel_load_desc_init, for eredu_preparation_policy (zeroes).
- * Seed PreparationPolicy. */
+/** As eredu_parallel_load_desc_init, for eredu_preparation_policy (zeroes). */
 EREDU_API eredu_status eredu_preparation_policy_init(eredu_preparation_policy *policy, size_t size,
                                                      eredu_error **error);
 
@@ -292,8 +289,8 @@ EREDU_API eredu_status eredu_load_request_info_init(eredu_load_request_info *inf
                                                     eredu_error **error);
 
 /**
- * Checks a communication completion policy (seed
- * CommunicationCompletionPolicy::new with a whole-millisecond duration):
+ * Checks a communication completion policy (CommunicationCompletionPolicy,
+ * with a whole-millisecond duration):
  * valid if and only if timeout_millis is at least 1, without any clock
  * check.
  *
@@ -304,15 +301,15 @@ EREDU_API eredu_status eredu_load_request_info_init(eredu_load_request_info *inf
  *         first); EREDU_E_INVALID_COMPLETION_POLICY (timeout_millis is 0:
  *         "communication completion policy must have a positive millisecond
  *         deadline").
- * Thread-safe. Seed CommunicationCompletionPolicy::new.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_completion_policy_validate(uint64_t timeout_millis,
                                                         eredu_cancellation_mode cancellation,
                                                         eredu_error **error);
 
 /**
- * Creates a request: the seed's NormalizedLoadRequest::default() when
- * `quantization` is NULL, else NormalizedLoadRequest::with_quantization.
+ * Creates a request: the default request when `quantization` is NULL, else
+ * the default request with that quantization.
  * The default has no cache override, no parallel execution, no completion
  * policy, fully resident weights, Device state, no required session
  * capabilities, no prompt-cache persistence and ARCHITECTURE_DEFAULT
@@ -328,7 +325,7 @@ EREDU_API eredu_status eredu_completion_policy_validate(uint64_t timeout_millis,
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (out);
  *         EREDU_E_INVALID_ARGUMENT (quantization->struct_size,
  *         docs/abi.md); EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed NormalizedLoadRequest::default, ::with_quantization.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_load_request_new(const eredu_quantization_request *quantization,
                                               eredu_load_request **out, eredu_error **error);
@@ -339,9 +336,9 @@ EREDU_API eredu_status eredu_load_request_new(const eredu_quantization_request *
 EREDU_API void eredu_load_request_free(eredu_load_request *request);
 
 /**
- * Attaches one complete parallel-execution request (seed
- * ParallelLoadRequest::new, then NormalizedLoadRequest::
- * with_parallel_execution), replacing any earlier one.
+ * Attaches one complete parallel-execution request (it builds the
+ * ParallelLoadRequest, then sets it on the request), replacing any earlier
+ * one.
  *
  * Order of checks: argument checks (request, parallel and its struct_size,
  * activation dtype, cancellation, then parallel->topology: NULL and
@@ -370,8 +367,7 @@ EREDU_API void eredu_load_request_free(eredu_load_request *request);
  *   before: "parallel execution cannot replace an existing local completion
  *   policy");
  *   EREDU_E_OUT_OF_MEMORY.
- * Not thread-safe (changes the request). Seed ParallelLoadRequest::new,
- * NormalizedLoadRequest::with_parallel_execution.
+ * Not thread-safe (changes the request).
  */
 EREDU_API eredu_status eredu_load_request_set_parallel_execution(
     eredu_load_request *request, const eredu_parallel_load_desc *parallel, eredu_error **error);
@@ -387,8 +383,7 @@ EREDU_API eredu_status eredu_load_request_set_parallel_execution(
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request);
  *         EREDU_E_INVALID_ARGUMENT (unknown cancellation);
  *         EREDU_E_INVALID_COMPLETION_POLICY (timeout_millis is 0).
- * Not thread-safe. Seed NormalizedLoadRequest::
- * set_communication_completion_policy.
+ * Not thread-safe.
  */
 EREDU_API eredu_status eredu_load_request_set_communication_completion_policy(
     eredu_load_request *request, uint64_t timeout_millis, eredu_cancellation_mode cancellation,
@@ -406,7 +401,7 @@ EREDU_API eredu_status eredu_load_request_set_communication_completion_policy(
  *   "unsupported speculative drafting plan");
  *   EREDU_E_ZERO_EMBEDDED_DRAFT_CAPACITY (EMBEDDED with 0 tokens:
  *   "embedded draft capacity must be positive").
- * Not thread-safe. Seed NormalizedLoadRequest::with_drafting_plan.
+ * Not thread-safe.
  */
 EREDU_API eredu_status eredu_load_request_set_drafting_plan(eredu_load_request *request,
                                                             const eredu_drafting_plan *plan,
@@ -422,8 +417,7 @@ EREDU_API eredu_status eredu_load_request_set_drafting_plan(eredu_load_request *
  *   EREDU_E_INVALID_ARGUMENT (unknown kind; nonzero max_draft_tokens for a
  *   kind other than EMBEDDED);
  *   EREDU_E_ZERO_EMBEDDED_DRAFT_CAPACITY (EMBEDDED with 0).
- * Not thread-safe. Seed NormalizedLoadRequest::with_drafting,
- * DraftingLoadRequest::embedded.
+ * Not thread-safe.
  */
 EREDU_API eredu_status eredu_load_request_set_drafting(eredu_load_request *request,
                                                        eredu_drafting_kind kind,
@@ -438,7 +432,7 @@ EREDU_API eredu_status eredu_load_request_set_drafting(eredu_load_request *reque
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request);
  *         EREDU_E_ZERO_CACHED_SHARDS (maximum is 0: "source reader-cache
  *         limit must be positive").
- * Not thread-safe. Seed NormalizedLoadRequest::with_max_cached_shards.
+ * Not thread-safe.
  */
 EREDU_API eredu_status eredu_load_request_set_max_cached_shards(eredu_load_request *request,
                                                                 uint64_t maximum,
@@ -451,7 +445,7 @@ EREDU_API eredu_status eredu_load_request_set_max_cached_shards(eredu_load_reque
  * @param desc the description; read only during the call.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, desc); every error of
  *         eredu_residency_validate except those about its `out`.
- * Not thread-safe. Seed NormalizedLoadRequest::with_weight_residency.
+ * Not thread-safe.
  */
 EREDU_API eredu_status eredu_load_request_set_weight_residency(
     eredu_load_request *request, const eredu_weight_residency_desc *desc, eredu_error **error);
@@ -462,8 +456,7 @@ EREDU_API eredu_status eredu_load_request_set_weight_residency(
  * @param capabilities bits within EREDU_SESSION_CAPABILITIES_MASK.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request);
  *         EREDU_E_INVALID_ARGUMENT (a bit outside the mask).
- * Not thread-safe. Seed NormalizedLoadRequest::
- * with_required_session_capabilities.
+ * Not thread-safe.
  */
 EREDU_API eredu_status eredu_load_request_set_required_session_capabilities(
     eredu_load_request *request, uint32_t capabilities, eredu_error **error);
@@ -474,7 +467,7 @@ EREDU_API eredu_status eredu_load_request_set_required_session_capabilities(
  * @param residency an EREDU_CACHE_RESIDENCY_* value.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request);
  *         EREDU_E_INVALID_ARGUMENT (unknown value).
- * Not thread-safe. Seed NormalizedLoadRequest::with_state_residency.
+ * Not thread-safe.
  */
 EREDU_API eredu_status eredu_load_request_set_state_residency(eredu_load_request *request,
                                                               eredu_cache_residency residency,
@@ -485,8 +478,7 @@ EREDU_API eredu_status eredu_load_request_set_state_residency(eredu_load_request
  *
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request);
  *         EREDU_E_INVALID_ARGUMENT (required is not 0 or 1).
- * Not thread-safe. Seed NormalizedLoadRequest::
- * with_prompt_cache_persistence.
+ * Not thread-safe.
  */
 EREDU_API eredu_status eredu_load_request_set_prompt_cache_persistence(eredu_load_request *request,
                                                                        uint8_t required,
@@ -502,9 +494,7 @@ EREDU_API eredu_status eredu_load_request_set_prompt_cache_persistence(eredu_loa
  *         EREDU_E_INVALID_ARGUMENT (out->struct_size);
  *         EREDU_E_COMPLETION (the realtime default could not be built;
  *         unreachable).
- * Thread-safe with other read-only calls. Seed NormalizedLoadRequest::
- * max_cached_shards, required_session_capabilities, state_residency,
- * prompt_cache_persistence, realtime_completion_policy, drafting.
+ * Thread-safe with other read-only calls.
  */
 EREDU_API eredu_status eredu_load_request_get_info(const eredu_load_request *request,
                                                    eredu_load_request_info *out,
@@ -522,8 +512,7 @@ EREDU_API eredu_status eredu_load_request_get_info(const eredu_load_request *req
  *                on failure).
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, out, present);
  *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
- * Thread-safe with other read-only calls. Seed
- * NormalizedLoadRequest::quantization.
+ * Thread-safe with other read-only calls.
  */
 EREDU_API eredu_status eredu_load_request_quantization(const eredu_load_request *request,
                                                        eredu_quantization_request *out,
@@ -542,9 +531,7 @@ EREDU_API eredu_status eredu_load_request_quantization(const eredu_load_request 
  *                on failure).
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, out, present);
  *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
- * Thread-safe with other read-only calls. Seed NormalizedLoadRequest::
- * parallel_execution, parallel_topology, pipeline_wire_contract,
- * partitioned_invocation_limits.
+ * Thread-safe with other read-only calls.
  */
 EREDU_API eredu_status eredu_load_request_parallel_execution(const eredu_load_request *request,
                                                              eredu_parallel_load_desc *out,
@@ -565,8 +552,7 @@ EREDU_API eredu_status eredu_load_request_parallel_execution(const eredu_load_re
  *   topology");
  *   EREDU_E_CONFLICTING_COMPLETION_POLICY (both; unreachable through this
  *   API).
- * Thread-safe with other read-only calls. Seed NormalizedLoadRequest::
- * communication_completion_policy.
+ * Thread-safe with other read-only calls.
  */
 EREDU_API eredu_status eredu_load_request_communication_completion_policy(
     const eredu_load_request *request, uint64_t *timeout_millis,
@@ -583,8 +569,7 @@ EREDU_API eredu_status eredu_load_request_communication_completion_policy(
  *                   on success, its covered fields zeroed on failure.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (request, out);
  *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
- * Thread-safe with other read-only calls. Seed
- * NormalizedLoadRequest::weight_residency.
+ * Thread-safe with other read-only calls.
  */
 EREDU_API eredu_status eredu_load_request_weight_residency(const eredu_load_request *request,
                                                            uint64_t unit_count,
@@ -618,8 +603,7 @@ EREDU_API eredu_status eredu_load_request_weight_residency(const eredu_load_requ
  *   EREDU_E_ORPHANED_MODEL_COMPLETION (a local completion policy without
  *   parallel execution);
  *   EREDU_E_CONFLICTING_COMPLETION_POLICY (unreachable through this API).
- * Thread-safe with other read-only calls. Seed NormalizedLoadRequest::
- * validate_model_preparation, preparation_policy.
+ * Thread-safe with other read-only calls.
  */
 EREDU_API eredu_status eredu_load_request_validate_model_preparation(
     const eredu_load_request *request, eredu_preparation_policy *out, eredu_error **error);

@@ -30,13 +30,13 @@
 /** Budgets, prefetch depth, planned bytes and unit count of an offload plan
  * (eredu_offload_plan_get_info). */
 
-/* ---- eredu_memory_tier: seed MemoryTier (ordered Device < Host < Disk) - */
+/* ---- eredu_memory_tier: MemoryTier (ordered Device < Host < Disk) ------ */
 
 #define EREDU_MEMORY_TIER_DEVICE 0
 #define EREDU_MEMORY_TIER_HOST 1
 #define EREDU_MEMORY_TIER_DISK 2
 
-/* ---- eredu_residency_policy: seed ResidencyPolicy --------------------- */
+/* ---- eredu_residency_policy: ResidencyPolicy -------------------------- */
 
 /** Resident for the whole lifetime; never on EREDU_MEMORY_TIER_DISK. */
 #define EREDU_RESIDENCY_POLICY_PINNED 0
@@ -45,7 +45,7 @@
 /** Retained or evicted as the cache policy permits. */
 #define EREDU_RESIDENCY_POLICY_CACHEABLE 2
 
-/* ---- eredu_eviction_policy: seed CacheEvictionPolicy ------------------ */
+/* ---- eredu_eviction_policy: CacheEvictionPolicy ----------------------- */
 
 /** Evict the least recently used copy first (the default). */
 #define EREDU_EVICTION_LEAST_RECENTLY_USED 0
@@ -63,29 +63,29 @@
 /** One row-major scalar span from `offset_elements`, re-exposed as `shape`. */
 #define EREDU_SELECTION_CONTIGUOUS 3
 
-/* ---- eredu_expert_pass: seed ExpertPass -------------------------------- */
+/* ---- eredu_expert_pass: ExpertPass ------------------------------------- */
 
 /** Prompt processing with more than one input token. */
 #define EREDU_EXPERT_PASS_PREFILL 0
 /** Autoregressive processing of one input token. */
 #define EREDU_EXPERT_PASS_DECODE 1
 
-/* ---- eredu_parameter_bank_access: seed ParameterBankAccess ------------ */
+/* ---- eredu_parameter_bank_access: ParameterBankAccess ----------------- */
 
 /** A multi-row access eligible for bounded partitioning. */
 #define EREDU_PARAMETER_BANK_ACCESS_BULK 0
 /** A latency-sensitive incremental access. */
 #define EREDU_PARAMETER_BANK_ACCESS_INCREMENTAL 1
 
-/** Current plus next unit retained by dense streamed execution (seed
- * DENSE_TRANSFER_WINDOW; docs/residency.md, "Weight-residency policies"). */
+/** Current plus next unit retained by dense streamed execution
+ * (DENSE_TRANSFER_WINDOW; docs/residency.md, "Weight-residency policies"). */
 #define EREDU_DENSE_TRANSFER_WINDOW 2
 /** Default bound of cached checkpoint shards/readers (docs/residency.md,
  * "Weight-residency policies"). */
 #define EREDU_DEFAULT_MAX_CACHED_SHARDS 4
 
 /**
- * Seed OffloadConfig: optional device and host budgets, a prefetch depth and
+ * An OffloadConfig: optional device and host budgets, a prefetch depth and
  * an eviction policy (docs/residency.md, "Offload plans"). A sized struct
  * (docs/abi.md): initialize with EREDU_OFFLOAD_CONFIG_INIT or
  * eredu_offload_config_init, whose defaults are no budgets, prefetch depth
@@ -111,13 +111,13 @@ struct eredu_offload_config {
   uint8_t has_host_budget;
 };
 
-/** No budgets, prefetch depth 1, least-recently-used eviction (the seed's
- * OffloadConfig::default). */
+/** No budgets, prefetch depth 1, least-recently-used eviction (the default
+ * OffloadConfig). */
 #define EREDU_OFFLOAD_CONFIG_INIT \
   { (uint32_t)sizeof(eredu_offload_config), EREDU_EVICTION_LEAST_RECENTLY_USED, 0, 0, 1, 0, 0 }
 
 /**
- * Seed OffloadUnitSpec: one atomic residency unit. A sized struct
+ * An OffloadUnitSpec: one atomic residency unit. A sized struct
  * (docs/abi.md): initialize with EREDU_OFFLOAD_UNIT_DESC_INIT or
  * eredu_offload_unit_desc_init (id NULL, 0 bytes, PINNED, DEVICE).
  * eredu_offload_plan_unit also fills one as an output.
@@ -168,8 +168,8 @@ struct eredu_offload_plan_info {
   uint64_t prefetch_depth;
   /** The number of units (as eredu_offload_plan_unit_count). */
   size_t unit_count;
-  /** Planned bytes of each tier: the sum of its units' bytes (seed
-   * OffloadPlan::planned_bytes). The disk tier has no budget. */
+  /** Planned bytes of each tier: the sum of its units' bytes. The disk tier
+   * has no budget. */
   uint64_t planned_device_bytes;
   uint64_t planned_host_bytes;
   uint64_t planned_disk_bytes;
@@ -254,7 +254,7 @@ EREDU_BEGIN_DECLS
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (config);
  *         EREDU_E_INVALID_ARGUMENT (size below 4 or above 4096, or ending
  *         inside a field).
- * Thread-safe. Seed OffloadConfig::default.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_offload_config_init(eredu_offload_config *config, size_t size,
                                                  eredu_error **error);
@@ -269,8 +269,7 @@ EREDU_API eredu_status eredu_offload_plan_info_init(eredu_offload_plan_info *inf
                                                     eredu_error **error);
 
 /**
- * Builds a validated offload plan in one atomic call (seed OffloadPlan::new
- * over OffloadConfig::new and one OffloadUnitSpec::new per unit).
+ * Builds a validated offload plan (an OffloadPlan) in one atomic call.
  * Everything is copied: descriptors and strings may be released as soon as
  * the call returns.
  *
@@ -311,8 +310,7 @@ EREDU_API eredu_status eredu_offload_plan_info_init(eredu_offload_plan_info *inf
  *   its 9-byte budget");
  *   EREDU_E_OUT_OF_MEMORY (also, before allocating, a unit_count whose copy
  *   would need more than 1 TiB).
- * Thread-safe. Seed OffloadConfig, OffloadUnitSpec, OffloadPlan,
- * OffloadError.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_offload_plan_new(const eredu_offload_config *config,
                                               const eredu_offload_unit_desc *const *units,
@@ -326,12 +324,12 @@ EREDU_API eredu_status eredu_offload_plan_new(const eredu_offload_config *config
 EREDU_API void eredu_offload_plan_free(eredu_offload_plan *plan);
 
 /**
- * Re-runs the plan's validation (seed OffloadPlan::validate) on a copy of
- * its units; a built plan always passes.
+ * Re-runs the plan's validation on a copy of its units; a built plan always
+ * passes.
  *
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan); EREDU_E_OUT_OF_MEMORY
  *         (the copy).
- * Thread-safe. Seed OffloadPlan::validate.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_offload_plan_validate(const eredu_offload_plan *plan,
                                                    eredu_error **error);
@@ -345,16 +343,14 @@ EREDU_API eredu_status eredu_offload_plan_validate(const eredu_offload_plan *pla
  *             zeroed on failure.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan, out);
  *         EREDU_E_INVALID_ARGUMENT (out->struct_size).
- * Thread-safe. Seed OffloadPlan::config, OffloadPlan::planned_bytes,
- * TierByteTotals.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_offload_plan_get_info(const eredu_offload_plan *plan,
                                                    eredu_offload_plan_info *out,
                                                    eredu_error **error);
 
 /**
- * The number of units. Cannot fail; 0 for a NULL plan. Thread-safe. Seed
- * OffloadPlan::units.
+ * The number of units. Cannot fail; 0 for a NULL plan. Thread-safe.
  */
 EREDU_API size_t eredu_offload_plan_unit_count(const eredu_offload_plan *plan);
 
@@ -368,7 +364,7 @@ EREDU_API size_t eredu_offload_plan_unit_count(const eredu_offload_plan *plan);
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan, unit);
  *         EREDU_E_INVALID_ARGUMENT (unit->struct_size, index >= the unit
  *         count).
- * Thread-safe. Seed OffloadPlan::units.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_offload_plan_unit(const eredu_offload_plan *plan, size_t index,
                                                eredu_offload_unit_desc *unit, eredu_error **error);
@@ -381,7 +377,7 @@ EREDU_API eredu_status eredu_offload_plan_unit(const eredu_offload_plan *plan, s
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (plan, id, out);
  *         EREDU_E_INVALID_ARGUMENT (id is not valid UTF-8);
  *         EREDU_E_NOT_FOUND (no such unit).
- * Thread-safe. Seed OffloadPlan::unit.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_offload_plan_find_unit(const eredu_offload_plan *plan, const char *id,
                                                     size_t *out, eredu_error **error);
@@ -395,13 +391,13 @@ EREDU_API eredu_status eredu_offload_plan_find_unit(const eredu_offload_plan *pl
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (selection);
  *         EREDU_E_INVALID_ARGUMENT (size below 4 or above 4096, or ending
  *         inside a field).
- * Thread-safe. Seed TensorSelection.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_tensor_selection_init(eredu_tensor_selection *selection, size_t size,
                                                    eredu_error **error);
 
 /** As eredu_tensor_selection_init, for eredu_weight_binding_desc (every
- * field NULL / 0). Seed WeightBinding. */
+ * field NULL / 0). */
 EREDU_API eredu_status eredu_weight_binding_desc_init(eredu_weight_binding_desc *desc, size_t size,
                                                       eredu_error **error);
 
@@ -412,7 +408,7 @@ EREDU_API eredu_status eredu_weight_binding_desc_init(eredu_weight_binding_desc 
  * never against a tensor shape.
  *
  * Argument checks first (NULL pointers, struct_size, kind, unused fields,
- * UTF-8, array counts); then, in the seed's order: a blank name, a blank
+ * UTF-8, array counts); then, in this order: a blank name, a blank
  * checkpoint key, 0 expected bytes, a blank logical target.
  *
  * @param desc  the binding; read only during the call.
@@ -430,19 +426,19 @@ EREDU_API eredu_status eredu_weight_binding_desc_init(eredu_weight_binding_desc 
  *   EREDU_E_ZERO_SIZED_BINDING ("weight binding "NAME" must contain at
  *   least one byte");
  *   EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed WeightBinding, TensorSelection.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_weight_binding_validate(const eredu_weight_binding_desc *desc,
                                                      eredu_error **error);
 
 /**
- * Builds a pinned static unit and its bindings (seed StaticUnitBindings::new
- * over WeightBinding::new per binding), atomically; everything is copied.
+ * Builds a pinned static unit and its bindings (StaticUnitBindings of one
+ * WeightBinding per binding), atomically; everything is copied.
  *
  * Argument checks first (id, the array, then each binding as in
- * eredu_weight_binding_validate, in order); then each binding's seed rules
- * in input order; then the unit id (blank -> EREDU_E_EMPTY_UNIT_ID), since
- * the seed builds the bindings before the unit.
+ * eredu_weight_binding_validate, in order); then each binding's rules (as
+ * eredu_weight_binding_validate) in input order; then the unit id (blank ->
+ * EREDU_E_EMPTY_UNIT_ID): the bindings are built before the unit.
  *
  * @param id            unit id: NUL-terminated UTF-8, non-blank.
  * @param bindings      `binding_count` pointers to descriptors, in order;
@@ -453,11 +449,11 @@ EREDU_API eredu_status eredu_weight_binding_validate(const eredu_weight_binding_
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT; EREDU_E_INVALID_ARGUMENT;
  *   EREDU_E_INVALID_BINDING_NAME; EREDU_E_INVALID_CHECKPOINT_KEY;
  *   EREDU_E_ZERO_SIZED_BINDING (all as eredu_weight_binding_validate; the
- *   seed texts name the binding; NULL out is EREDU_E_NULL_ARGUMENT, a
+ *   messages name the binding; NULL out is EREDU_E_NULL_ARGUMENT, a
  *   binding_count too large for any array EREDU_E_INVALID_ARGUMENT);
  *   EREDU_E_EMPTY_UNIT_ID ("offload unit identifiers must not be empty");
  *   EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed StaticUnitBindings.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_static_unit_bindings_new(
     const char *id, const eredu_weight_binding_desc *const *bindings, size_t binding_count,
@@ -477,7 +473,7 @@ EREDU_API void eredu_static_unit_bindings_free(eredu_static_unit_bindings *unit)
  * @param length optional (may be NULL): its length in bytes without the
  *               terminator; 0 on failure.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (unit, out).
- * Thread-safe. Seed StaticUnitBindings::id.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_static_unit_bindings_id(const eredu_static_unit_bindings *unit,
                                                      const char **out, size_t *length,
@@ -485,7 +481,6 @@ EREDU_API eredu_status eredu_static_unit_bindings_id(const eredu_static_unit_bin
 
 /**
  * The number of bindings. Cannot fail; 0 for a NULL handle. Thread-safe.
- * Seed StaticUnitBindings::bindings.
  */
 EREDU_API size_t eredu_static_unit_bindings_count(const eredu_static_unit_bindings *unit);
 
@@ -503,7 +498,7 @@ EREDU_API size_t eredu_static_unit_bindings_count(const eredu_static_unit_bindin
  *                failure. The descriptor is itself a valid binding.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (unit, binding);
  *         EREDU_E_INVALID_ARGUMENT (binding->struct_size, index >= count).
- * Thread-safe. Seed StaticUnitBindings::bindings, WeightBinding accessors.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_static_unit_bindings_binding(const eredu_static_unit_bindings *unit,
                                                           size_t index,
@@ -513,7 +508,7 @@ EREDU_API eredu_status eredu_static_unit_bindings_binding(const eredu_static_uni
 /* ---- Dense transfer schedule ------------------------------------------ */
 
 /**
- * A cursor over pending unit indices (seed DenseTransferSchedule::new;
+ * A cursor over pending unit indices (DenseTransferSchedule;
  * docs/residency.md, "Dense transfer schedule"): transfers are admitted
  * strictly in pending order into a ready window of at most `capacity`, each
  * with a caller token (e.g. a transfer handle), and popped oldest first.
@@ -531,7 +526,7 @@ EREDU_API eredu_status eredu_static_unit_bindings_binding(const eredu_static_uni
  *   unit 3 does not follow 5", at the first index not above its
  *   predecessor); EREDU_E_OUT_OF_MEMORY. Memory is O(runs of consecutive
  *   indices).
- * Thread-safe. Seed DenseTransferSchedule, DenseTransferScheduleError.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_dense_transfer_schedule_new(const uint64_t *pending,
                                                          size_t pending_count, size_t capacity,
@@ -539,13 +534,13 @@ EREDU_API eredu_status eredu_dense_transfer_schedule_new(const uint64_t *pending
                                                          eredu_error **error);
 
 /**
- * A cursor over the unit indices [start, end) (none when start >= end), as
- * the seed's DenseTransferSchedule::new(start..end, capacity). Memory is
- * O(1) whatever the range length.
+ * A cursor over the unit indices [start, end) (none when start >= end),
+ * pending in ascending order, with a ready window of at most `capacity`.
+ * Memory is O(1) whatever the range length.
  *
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (out); EREDU_E_ZERO_CAPACITY;
  *         EREDU_E_OUT_OF_MEMORY.
- * Thread-safe. Seed DenseTransferSchedule::new.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_dense_transfer_schedule_new_range(uint64_t start, uint64_t end,
                                                                size_t capacity,
@@ -565,7 +560,7 @@ EREDU_API void eredu_dense_transfer_schedule_free(eredu_dense_transfer_schedule 
  *   of 2"); EREDU_E_NO_PENDING_UNIT ("dense transfer schedule has no pending
  *   unit"); EREDU_E_OUT_OF_ORDER ("dense transfer schedule expected unit 3,
  *   received 4"); EREDU_E_OUT_OF_MEMORY.
- * Not thread-safe (mutates the schedule). Seed DenseTransferSchedule::admit.
+ * Not thread-safe (mutates the schedule).
  */
 EREDU_API eredu_status eredu_dense_transfer_schedule_admit(eredu_dense_transfer_schedule *schedule,
                                                            uint64_t index, uint64_t token,
@@ -579,7 +574,7 @@ EREDU_API eredu_status eredu_dense_transfer_schedule_admit(eredu_dense_transfer_
  * @param popped receives true when a transfer was removed, false when none
  *               was ready (still EREDU_OK).
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (schedule, index, token, popped).
- * Not thread-safe (mutates the schedule). Seed DenseTransferSchedule::pop_ready.
+ * Not thread-safe (mutates the schedule).
  */
 EREDU_API eredu_status
 eredu_dense_transfer_schedule_pop_ready(eredu_dense_transfer_schedule *schedule, uint64_t *index,
@@ -598,8 +593,7 @@ eredu_dense_transfer_schedule_pop_ready(eredu_dense_transfer_schedule *schedule,
  *                  other failures.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (schedule, count, NULL buffer with
  *         a nonzero capacity); EREDU_E_BUFFER_TOO_SMALL (capacity < *count).
- * Not thread-safe with mutating calls. Seed
- * DenseTransferSchedule::desired_indices.
+ * Not thread-safe with mutating calls.
  */
 EREDU_API eredu_status eredu_dense_transfer_schedule_desired_indices(
     const eredu_dense_transfer_schedule *schedule, size_t lookahead, uint64_t *buffer,
@@ -608,7 +602,7 @@ EREDU_API eredu_status eredu_dense_transfer_schedule_desired_indices(
 /**
  * Whether another transfer may be admitted: the ready window has room and
  * a unit is pending. Cannot fail; false for a NULL schedule.
- * Not thread-safe with mutating calls. Seed DenseTransferSchedule::can_admit.
+ * Not thread-safe with mutating calls.
  */
 EREDU_API bool eredu_dense_transfer_schedule_can_admit(
     const eredu_dense_transfer_schedule *schedule);
@@ -616,7 +610,7 @@ EREDU_API bool eredu_dense_transfer_schedule_can_admit(
 /**
  * Whether at least one admitted transfer is ready. Cannot fail; false for a
  * NULL schedule.
- * Not thread-safe with mutating calls. Seed DenseTransferSchedule::has_ready.
+ * Not thread-safe with mutating calls.
  */
 EREDU_API bool eredu_dense_transfer_schedule_has_ready(
     const eredu_dense_transfer_schedule *schedule);
@@ -624,8 +618,7 @@ EREDU_API bool eredu_dense_transfer_schedule_has_ready(
 /**
  * Whether no ready or pending unit remains. Cannot fail; false for a NULL
  * schedule.
- * Not thread-safe with mutating calls. Seed
- * DenseTransferSchedule::is_exhausted.
+ * Not thread-safe with mutating calls.
  */
 EREDU_API bool eredu_dense_transfer_schedule_is_exhausted(
     const eredu_dense_transfer_schedule *schedule);
@@ -636,8 +629,7 @@ EREDU_API bool eredu_dense_transfer_schedule_is_exhausted(
  * @param index   receives it (0 when none or on failure).
  * @param present receives false when nothing is pending (or on failure).
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (schedule, index, present).
- * Not thread-safe with mutating calls. Seed
- * DenseTransferSchedule::next_pending.
+ * Not thread-safe with mutating calls.
  */
 EREDU_API eredu_status
 eredu_dense_transfer_schedule_next_pending(const eredu_dense_transfer_schedule *schedule,
@@ -646,12 +638,12 @@ eredu_dense_transfer_schedule_next_pending(const eredu_dense_transfer_schedule *
 /* ---- Parameter banks --------------------------------------------------- */
 
 /**
- * Writes the residency unit id of a parameter-bank member (seed
- * ParameterBankKey::unit_id; docs/residency.md, "Weight-residency
- * policies"): "bank.unit.UUUUU.member.MMMMM", each number zero-padded to 5
- * digits (wider numbers in full), e.g. (3, 7) ->
- * "bank.unit.00003.member.00007", followed by a NUL terminator. Call with
- * buffer NULL and capacity 0 to learn the size.
+ * Writes the residency unit id of a parameter-bank member (ParameterBankKey;
+ * docs/residency.md, "Weight-residency policies"):
+ * "bank.unit.UUUUU.member.MMMMM", each number zero-padded to 5 digits (wider
+ * numbers in full), e.g. (3, 7) -> "bank.unit.00003.member.00007", followed
+ * by a NUL terminator. Call with buffer NULL and capacity 0 to learn the
+ * size.
  *
  * @param unit     the owning execution-unit ordinal.
  * @param member   the member ordinal in the bank namespace.
@@ -664,24 +656,23 @@ eredu_dense_transfer_schedule_next_pending(const eredu_dense_transfer_schedule *
  *         nonzero capacity); EREDU_E_BUFFER_TOO_SMALL (capacity <
  *         *required); EREDU_E_OUT_OF_MEMORY (the id is formatted in
  *         library memory first).
- * Thread-safe. Seed ParameterBankKey::unit_id.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_parameter_bank_key_unit_id(uint64_t unit, uint64_t member,
                                                         char *buffer, size_t capacity,
                                                         size_t *required, eredu_error **error);
 
 /**
- * The storage access class of an execution pass (seed
- * ExpertPass::parameter_bank_access): EREDU_EXPERT_PASS_PREFILL ->
- * EREDU_PARAMETER_BANK_ACCESS_BULK, EREDU_EXPERT_PASS_DECODE ->
- * EREDU_PARAMETER_BANK_ACCESS_INCREMENTAL.
+ * The storage access class of an execution pass:
+ * EREDU_EXPERT_PASS_PREFILL -> EREDU_PARAMETER_BANK_ACCESS_BULK,
+ * EREDU_EXPERT_PASS_DECODE -> EREDU_PARAMETER_BANK_ACCESS_INCREMENTAL.
  *
  * @param pass an EREDU_EXPERT_PASS_* value.
  * @param out  receives an EREDU_PARAMETER_BANK_ACCESS_* value; 0 on
  *             failure.
  * @return EREDU_OK; EREDU_E_INVALID_ARGUMENT (unknown pass, checked first);
  *         EREDU_E_NULL_ARGUMENT (out).
- * Thread-safe. Seed ExpertPass, ParameterBankAccess.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_expert_pass_parameter_bank_access(eredu_expert_pass pass,
                                                                eredu_parameter_bank_access *out,

@@ -2,7 +2,7 @@
 // Copyright 2026 The eredu authors
 
 /*
- * eredu/runtime/residency_policy.h: the seed's immutable-weight residency policies
+ * eredu/runtime/residency_policy.h: the immutable-weight residency policies
  * (WeightResidency, LayerWeightResidency, OrdinaryWeightResidency,
  * LayerwiseLoadOptions, DenseDiskStreamLoadOptions, ParameterBankLoadOptions;
  * docs/residency.md, "Weight-residency policies") as one plain description,
@@ -27,7 +27,7 @@
 #include <eredu/runtime/residency.h>
 #include <eredu/types.h>
 
-/* ---- eredu_execution_residency: seed LayerWeightResidency variants /
+/* ---- eredu_execution_residency: LayerWeightResidency variants /
  *      ExecutionResidency ---------------------------------------------- */
 
 /** Every rank-local unit is built once and stays on the execution device. */
@@ -46,11 +46,11 @@
 #define EREDU_RESIDENCY_REQUEST_ADDRESSABLE_PARAMETER_BANKS 3
 
 /**
- * Seed LayerwiseLoadOptions. A sized struct (docs/abi.md): initialize with
- * EREDU_LAYERWISE_OPTIONS_INIT or eredu_layerwise_options_init: offload NULL
- * (the defaults of EREDU_OFFLOAD_CONFIG_INIT: unbounded, prefetch depth 1,
- * LRU), max_cached_shards EREDU_DEFAULT_MAX_CACHED_SHARDS (4), no memory
- * sampling.
+ * LayerwiseLoadOptions: host-offloaded layers. A sized struct (docs/abi.md):
+ * initialize with EREDU_LAYERWISE_OPTIONS_INIT or
+ * eredu_layerwise_options_init: offload NULL (the defaults of
+ * EREDU_OFFLOAD_CONFIG_INIT: unbounded, prefetch depth 1, LRU),
+ * max_cached_shards EREDU_DEFAULT_MAX_CACHED_SHARDS (4), no memory sampling.
  */
 struct eredu_layerwise_options {
   /** The caller's sizeof(eredu_layerwise_options). */
@@ -61,7 +61,7 @@ struct eredu_layerwise_options {
   const eredu_offload_config *offload;
   /** Checkpoint shards/readers kept open. Default 4. 0 is accepted here and
    * makes eredu_load_request_validate_model_preparation fail with
-   * EREDU_E_ZERO_CACHED_SHARDS, as in the seed. */
+   * EREDU_E_ZERO_CACHED_SHARDS when the request sets no bound of its own. */
   uint64_t max_cached_shards;
   /** 1 to sample backend allocator memory after a forward pass, else 0. */
   uint8_t sample_backend_memory;
@@ -74,11 +74,12 @@ struct eredu_layerwise_options {
   { (uint32_t)sizeof(eredu_layerwise_options), NULL, EREDU_DEFAULT_MAX_CACHED_SHARDS, 0, 0 }
 
 /**
- * Seed DenseDiskStreamLoadOptions. A sized struct (docs/abi.md): initialize
- * with EREDU_DENSE_STREAM_OPTIONS_INIT or eredu_dense_stream_options_init:
- * the seed's default, LRU eviction, device budget 4294967296 bytes (4 GiB),
- * host budget 17179869184 bytes (16 GiB), host lookahead 2, background
- * queue capacity 2, max_cached_shards 4, no memory sampling.
+ * DenseDiskStreamLoadOptions: layers streamed from disk. A sized struct
+ * (docs/abi.md): initialize with EREDU_DENSE_STREAM_OPTIONS_INIT or
+ * eredu_dense_stream_options_init, whose defaults are LRU eviction, device
+ * budget 4294967296 bytes (4 GiB), host budget 17179869184 bytes (16 GiB),
+ * host lookahead 2, background queue capacity 2, max_cached_shards 4, no
+ * memory sampling.
  */
 struct eredu_dense_stream_options {
   /** The caller's sizeof(eredu_dense_stream_options). */
@@ -105,7 +106,9 @@ struct eredu_dense_stream_options {
   uint8_t sample_process_memory;
 };
 
-/** The seed's DenseDiskStreamLoadOptions::default. */
+/** The default dense disk stream options: LRU eviction, device budget 4 GiB,
+ * host budget 16 GiB, host lookahead 2, queue capacity 2, 4 cached shards,
+ * no memory sampling. */
 #define EREDU_DENSE_STREAM_OPTIONS_INIT                                                          \
   {                                                                                              \
     (uint32_t)sizeof(eredu_dense_stream_options), EREDU_EVICTION_LEAST_RECENTLY_USED,            \
@@ -113,10 +116,11 @@ struct eredu_dense_stream_options {
   }
 
 /**
- * Seed ParameterBankLoadOptions. A sized struct (docs/abi.md): initialize
- * with EREDU_PARAMETER_BANK_OPTIONS_INIT or
- * eredu_parameter_bank_options_init: members NULL (the offload defaults),
- * compact_bank_scratch_bytes UINT64_MAX, prefill target 1073741824 (1 GiB).
+ * ParameterBankLoadOptions: an independent cache for parameter-bank members.
+ * A sized struct (docs/abi.md): initialize with
+ * EREDU_PARAMETER_BANK_OPTIONS_INIT or eredu_parameter_bank_options_init:
+ * members NULL (the offload defaults), compact_bank_scratch_bytes
+ * UINT64_MAX, prefill target 1073741824 (1 GiB).
  */
 struct eredu_parameter_bank_options {
   /** The caller's sizeof(eredu_parameter_bank_options). */
@@ -137,7 +141,7 @@ struct eredu_parameter_bank_options {
   { (uint32_t)sizeof(eredu_parameter_bank_options), NULL, UINT64_MAX, UINT64_C(1073741824) }
 
 /**
- * A complete weight residency (seed WeightResidency): Layers(layers) when
+ * A complete weight residency (WeightResidency): Layers(layers) when
  * parameter_bank_cache is NULL, else IndependentParameterBanks{ordinary =
  * layers, cache}. A sized struct (docs/abi.md): initialize with
  * EREDU_WEIGHT_RESIDENCY_DESC_INIT or eredu_weight_residency_desc_init
@@ -161,7 +165,7 @@ struct eredu_weight_residency_desc {
   const eredu_parameter_bank_options *parameter_bank_cache;
 };
 
-/** Fully resident, no options, no bank cache (seed WeightResidency::default). */
+/** Fully resident, no options, no bank cache (the default WeightResidency). */
 #define EREDU_WEIGHT_RESIDENCY_DESC_INIT                                                           \
   {                                                                                                \
     (uint32_t)sizeof(eredu_weight_residency_desc), EREDU_EXECUTION_RESIDENCY_FULLY_RESIDENT, NULL, \
@@ -170,7 +174,7 @@ struct eredu_weight_residency_desc {
 
 /**
  * What a valid weight residency derives, and every option it holds: the
- * summary is a complete echo of a seed WeightResidency (docs/residency.md,
+ * summary is a complete echo of a WeightResidency (docs/residency.md,
  * "Weight-residency policies"). An output struct (docs/abi.md): set
  * struct_size (EREDU_RESIDENCY_SUMMARY_INIT or eredu_residency_summary_init)
  * and eredu_residency_validate or eredu_load_request_weight_residency fills
@@ -179,8 +183,7 @@ struct eredu_weight_residency_desc {
 struct eredu_residency_summary {
   /** The caller's sizeof(eredu_residency_summary). */
   uint32_t struct_size;
-  /** The ordinary layers' EREDU_EXECUTION_RESIDENCY_* value (seed
-   * LayerWeightResidency::execution_residency). */
+  /** The ordinary layers' EREDU_EXECUTION_RESIDENCY_* value. */
   eredu_execution_residency execution_residency;
   /** The EREDU_RESIDENCY_REQUEST_* value a preparation asks for:
    * ADDRESSABLE_PARAMETER_BANKS with a bank cache, else the layers'. */
@@ -194,33 +197,30 @@ struct eredu_residency_summary {
   uint8_t offload_has_device_budget;
   /** 1 when the derived offload configuration has a host budget. */
   uint8_t offload_has_host_budget;
-  /** 1 only for fully resident layers without a bank cache (seed
-   * WeightResidency::is_fully_resident). */
+  /** 1 only for fully resident layers without a bank cache. */
   uint8_t is_fully_resident;
   /** 1 when the ordinary layers are fully resident, with or without a bank
-   * cache (seed WeightResidency::ordinary_is_fully_resident). */
+   * cache. */
   uint8_t ordinary_is_fully_resident;
-  /** 1 when backend allocator memory is sampled after a forward pass (seed
-   * LayerWeightResidency::sample_backend_memory: the layerwise or dense
-   * options' flag, 0 when fully resident). */
+  /** 1 when backend allocator memory is sampled after a forward pass (the
+   * layerwise or dense options' flag, 0 when fully resident). */
   uint8_t sample_backend_memory;
-  /** 1 when process memory is sampled after a forward pass (seed
-   * LayerWeightResidency::sample_process_memory). */
+  /** 1 when process memory is sampled after a forward pass (the layerwise
+   * or dense options' flag, 0 when fully resident). */
   uint8_t sample_process_memory;
-  /** 1 when bank members have an independent cache (seed
-   * WeightResidency::IndependentParameterBanks): parameter_banks() is then
+  /** 1 when bank members have an independent cache
+   * (WeightResidency::IndependentParameterBanks): parameter_banks() is then
    * IndependentCache(cache) and parameter_bank_cache() the cache, echoed in
    * the parameter_bank_* fields, and ordinary_residency() is present:
    * execution_residency with its options. 0: parameter_banks() is
    * WithLayer, the other two are absent and the parameter_bank_* fields
    * are 0. */
   uint8_t has_parameter_bank_cache;
-  /** 1 when the bank members' offload config (seed
-   * ParameterBankLoadOptions::offload) has a device budget. */
+  /** 1 when the bank members' offload config has a device budget. */
   uint8_t parameter_bank_has_device_budget;
   /** 1 when the bank members' config has a host budget. */
   uint8_t parameter_bank_has_host_budget;
-  /** The derived offload configuration (seed LayerWeightResidency::offload):
+  /** The derived offload configuration:
    * fully resident -> no budgets, depth 1, LRU; layerwise host -> its
    * offload config; dense stream -> device and host budgets, depth
    * max(host_lookahead, EREDU_DENSE_TRANSFER_WINDOW), its eviction. Device
@@ -230,17 +230,16 @@ struct eredu_residency_summary {
   uint64_t offload_host_budget_bytes;
   /** Prefetch depth in units. */
   uint64_t offload_prefetch_depth;
-  /** The device unit window for the given unit count (seed
-   * LayerWeightResidency::device_depth): fully resident -> unit_count;
-   * layerwise host -> its prefetch depth (may exceed unit_count); dense
-   * stream -> min(unit_count, EREDU_DENSE_TRANSFER_WINDOW). */
+  /** The device unit window for the given unit count: fully resident ->
+   * unit_count; layerwise host -> its prefetch depth (may exceed
+   * unit_count); dense stream -> min(unit_count,
+   * EREDU_DENSE_TRANSFER_WINDOW). */
   uint64_t device_depth;
-  /** The checkpoint shard/reader cache bound (seed max_cached_shards):
+  /** The checkpoint shard/reader cache bound:
    * 4 when fully resident, else the options' value. */
   uint64_t max_cached_shards;
-  /** DENSE_DISK_STREAM: the options' protected host lookahead in units (seed
-   * LayerWeightResidency::dense, DenseDiskStreamLoadOptions::
-   * host_lookahead); 0 for the other placements. */
+  /** DENSE_DISK_STREAM: the options' protected host lookahead in units; 0
+   * for the other placements. */
   uint64_t dense_host_lookahead;
   /** DENSE_DISK_STREAM: the options' background queue capacity in units;
    * 0 for the other placements. */
@@ -251,11 +250,9 @@ struct eredu_residency_summary {
   uint64_t parameter_bank_host_budget_bytes;
   /** Bank-member prefetch depth in units. */
   uint64_t parameter_bank_prefetch_depth;
-  /** Hard bound in bytes of one compact bank (seed
-   * compact_bank_scratch_bytes). */
+  /** Hard bound in bytes of one compact bank. */
   uint64_t parameter_bank_compact_scratch_bytes;
-  /** Soft prefill compact-bank target in bytes (seed
-   * prefill_compact_bank_target_bytes). */
+  /** Soft prefill compact-bank target in bytes. */
   uint64_t parameter_bank_prefill_target_bytes;
 };
 
@@ -275,23 +272,23 @@ EREDU_BEGIN_DECLS
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (options);
  *         EREDU_E_INVALID_ARGUMENT (size below 4 or above 4096, or ending
  *         inside a field).
- * Thread-safe. Seed LayerwiseLoadOptions::default.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_layerwise_options_init(eredu_layerwise_options *options, size_t size,
                                                     eredu_error **error);
 
 /** As eredu_layerwise_options_init, for eredu_dense_stream_options
- * (EREDU_DENSE_STREAM_OPTIONS_INIT). Seed DenseDiskStreamLoadOptions::default. */
+ * (EREDU_DENSE_STREAM_OPTIONS_INIT). */
 EREDU_API eredu_status eredu_dense_stream_options_init(eredu_dense_stream_options *options,
                                                        size_t size, eredu_error **error);
 
 /** As eredu_layerwise_options_init, for eredu_parameter_bank_options
- * (EREDU_PARAMETER_BANK_OPTIONS_INIT). Seed ParameterBankLoadOptions::default. */
+ * (EREDU_PARAMETER_BANK_OPTIONS_INIT). */
 EREDU_API eredu_status eredu_parameter_bank_options_init(eredu_parameter_bank_options *options,
                                                          size_t size, eredu_error **error);
 
 /** As eredu_layerwise_options_init, for eredu_weight_residency_desc (fully
- * resident, NULL options). Seed WeightResidency::default. */
+ * resident, NULL options). */
 EREDU_API eredu_status eredu_weight_residency_desc_init(eredu_weight_residency_desc *desc,
                                                         size_t size, eredu_error **error);
 
@@ -306,7 +303,7 @@ EREDU_API eredu_status eredu_residency_summary_init(eredu_residency_summary *sum
  * Order of checks: argument checks first, for the description, then its
  * layerwise, dense and bank options (each with its offload config), then
  * `out` (NULL pointers, struct_size, flags, enum values, options given for
- * a placement that takes none); then the seed's constructors in that order:
+ * a placement that takes none); then the rules of each part, in this order:
  * the layerwise offload config (OffloadConfig::new), the dense options
  * (DenseDiskStreamLoadOptions::new: host disabled controls, then zero
  * lookahead, then zero queue capacity), the bank members' offload config,
@@ -340,12 +337,7 @@ EREDU_API eredu_status eredu_residency_summary_init(eredu_residency_summary *sum
  *   options).
  *   Nothing is allocated on success (EREDU_E_OUT_OF_MEMORY only as
  *   eredu.h describes, when an error object cannot be allocated).
- * Thread-safe. Seed WeightResidency (parameter_banks, parameter_bank_cache,
- * ordinary_residency, is_fully_resident, ordinary_is_fully_resident),
- * LayerWeightResidency (offload, device_depth, max_cached_shards,
- * sample_backend_memory, sample_process_memory, execution_residency,
- * dense), DenseDiskStreamLoadOptions, ParameterBankLoadOptions; the
- * preparation residency of NormalizedLoadRequest.
+ * Thread-safe.
  */
 EREDU_API eredu_status eredu_residency_validate(const eredu_weight_residency_desc *desc,
                                                 uint64_t unit_count, eredu_residency_summary *out,
