@@ -57,6 +57,9 @@ Result<ParameterGroupSpec> expand_formats(const ModelBuilder& builder, std::size
 // reading them.
 Result<std::shared_ptr<const ModelDescription>> build_model(GroupsDocument& document) {
   EREDU_TRY(builder, ModelBuilder::create(std::move(document.info)));
+  std::size_t members = 0;
+  for (const ParameterGroupSpec& group : document.groups) members += group.members().size();
+  builder.reserve(document.groups.size(), members);
   auto formats = document.formats.begin();
   for (std::size_t index = 0; index < document.groups.size(); ++index) {
     ParameterGroupSpec& group = document.groups[index];

@@ -4,9 +4,10 @@
 #include "model/group_class.hpp"
 
 #include <algorithm>
-#include <map>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 
 namespace eredu {
 namespace {
@@ -69,10 +70,17 @@ std::vector<LinearFormatSpec> format_shapes(const ParameterGroupSpec& group) {
   return out;
 }
 
+struct SignatureHash {
+  std::size_t operator()(const std::vector<std::uint64_t>& signature) const {
+    return std::hash<std::string_view>{}(std::string_view(
+        reinterpret_cast<const char*>(signature.data()), signature.size() * sizeof(std::uint64_t)));
+  }
+};
+
 }  // namespace
 
 std::vector<std::uint32_t> group_classes(const std::vector<ParameterGroupSpec>& groups) {
-  std::map<std::vector<std::uint64_t>, std::vector<std::uint32_t>> buckets;
+  std::unordered_map<std::vector<std::uint64_t>, std::vector<std::uint32_t>, SignatureHash> buckets;
   std::vector<std::vector<LinearFormatSpec>> formats;  // by class
   std::vector<std::uint32_t> out;
   out.reserve(groups.size());

@@ -19,7 +19,7 @@ namespace eredu {
 /// same encoded matrices and formats; names (of the group, its members and
 /// their companions) and the layer or expert of the scope do not count.
 /// Returns each group's class, numbered from 0 in order of first appearance.
-/// O(groups + members · log classes).
+/// O(groups + members).
 std::vector<std::uint32_t> group_classes(const std::vector<ParameterGroupSpec>& groups);
 
 }  // namespace eredu

@@ -73,6 +73,12 @@ Result<void> ModelBuilder::check_scope(const ParameterGroupSpec& group) const {
   return eredu::check_scope(group, model_->info_);
 }
 
+void ModelBuilder::reserve(std::size_t groups, std::size_t members) {
+  model_->groups_.reserve(groups);
+  model_->members_.reserve(members);
+  targets_.reserve(members);
+}
+
 Result<void> ModelBuilder::add_group(ParameterGroupSpec group) {
   ModelDescription& model = *model_;
   EREDU_TRY(check_scope(group));
@@ -97,8 +103,11 @@ Result<void> ModelBuilder::add_group(ParameterGroupSpec group) {
     }
     bytes.push_back(member_total);
   }
+  std::vector<std::uint32_t> hashes;
+  hashes.reserve(members.size());
   for (const ParameterMemberSpec& member : members) {
-    if (targets_.contains(member.target())) {
+    hashes.push_back(TargetIndex::hash(member.target()));
+    if (targets_.contains(member.target(), hashes.back())) {
       return failf(Status::InvalidGroup,
                    "parallel placement target {} was registered more than once",
                    debug_quoted(member.target()));
@@ -111,7 +120,7 @@ Result<void> ModelBuilder::add_group(ParameterGroupSpec group) {
   const auto& stored = model.groups_.back().members();
   for (std::uint32_t i = 0; i < stored.size(); ++i) {
     model.members_.push_back(MemberEntry{group_index, i, bytes[i]});
-    targets_.insert(static_cast<std::uint32_t>(model.members_.size() - 1));
+    targets_.insert(static_cast<std::uint32_t>(model.members_.size() - 1), hashes[i]);
     if (!bytes[i]) model.unknown_bytes_tensors_ += 1;
   }
   model.global_bytes_ = total;

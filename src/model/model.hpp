@@ -4,6 +4,7 @@
 // A model description: its groups in document order, indexed by target.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -76,6 +77,10 @@ class ModelBuilder {
  public:
   /// Errors: InvalidArgument when `layers` is 0 (experts 0 means absent).
   static Result<ModelBuilder> create(ModelInfo info);
+
+  /// Room for `groups` groups and `members` members in all, so that adding
+  /// that many reallocates nothing.
+  void reserve(std::size_t groups, std::size_t members);
 
   /// Checks, in order: the scope lies inside `layers` / `experts` when those
   /// are known (InvalidGroup); every member's element count and bytes, and the

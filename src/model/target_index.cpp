@@ -3,33 +3,53 @@
 
 #include "model/target_index.hpp"
 
+#include <algorithm>
+#include <bit>
+#include <utility>
+
 namespace eredu {
 
-bool TargetIndex::contains(std::string_view target) const {
+// 32 bits: a table of more than 2^32 slots probes from its first 2^32 only,
+// which stays correct.
+std::uint32_t TargetIndex::hash(std::string_view target) {
+  const std::size_t full = std::hash<std::string_view>{}(target);
+  return static_cast<std::uint32_t>(full ^ (full >> 32));
+}
+
+bool TargetIndex::contains(std::string_view target, std::uint32_t hash) const {
   if (slots_.empty()) return false;
   const std::size_t mask = slots_.size() - 1;
-  for (std::size_t slot = std::hash<std::string_view>{}(target)&mask;; slot = (slot + 1) & mask) {
-    if (slots_[slot] == 0) return false;
-    if (target_of_(slots_[slot] - 1) == target) return true;
+  for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+    const Slot& at = slots_[slot];
+    if (at.entry == 0) return false;
+    if (at.hash == hash && target_of_(at.entry - 1) == target) return true;
   }
 }
 
-void TargetIndex::insert(std::uint32_t index) {
-  if ((size_ + 1) * 2 > slots_.size()) grow();
-  const std::size_t mask = slots_.size() - 1;
-  std::size_t slot = std::hash<std::string_view>{}(target_of_(index)) & mask;
-  while (slots_[slot] != 0) slot = (slot + 1) & mask;
-  slots_[slot] = index + 1;
+void TargetIndex::insert(std::uint32_t index, std::uint32_t hash) {
+  reserve(size_ + 1);
+  place(Slot{index + 1, hash});
   size_ += 1;
 }
 
-void TargetIndex::grow() {
-  std::vector<std::uint32_t> old = std::move(slots_);
-  slots_.assign(old.empty() ? 64 : old.size() * 2, 0);
-  size_ = 0;
-  for (std::uint32_t entry : old) {
-    if (entry != 0) insert(entry - 1);
+// At most half of the slots are in use.
+void TargetIndex::reserve(std::size_t count) {
+  if (count * 2 <= slots_.size()) return;
+  rehash(std::max<std::size_t>(64, std::bit_ceil(count * 2)));
+}
+
+void TargetIndex::rehash(std::size_t slot_count) {
+  std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(slot_count));
+  for (const Slot& slot : old) {
+    if (slot.entry != 0) place(slot);
   }
+}
+
+void TargetIndex::place(Slot slot) {
+  const std::size_t mask = slots_.size() - 1;
+  std::size_t at = slot.hash & mask;
+  while (slots_[at].entry != 0) at = (at + 1) & mask;
+  slots_[at] = slot;
 }
 
 void TargetIndex::clear() {

@@ -2,7 +2,9 @@
 // Copyright 2026 The eredu authors
 
 // A compact set of the targets registered so far, for duplicate detection
-// while a description is built (4 bytes a slot, open addressing).
+// while a description is built (8 bytes a slot, open addressing). Each slot
+// keeps its target's hash: only equal hashes compare targets, and growing
+// hashes nothing again.
 #pragma once
 
 #include <cstdint>
@@ -20,17 +22,29 @@ class TargetIndex {
 
   explicit TargetIndex(TargetOf target_of) : target_of_(std::move(target_of)) {}
 
-  bool contains(std::string_view target) const;
-  /// Inserts flat member `index` (whose target must not be present yet).
-  void insert(std::uint32_t index);
+  /// The hash `contains` and `insert` take for `target`.
+  static std::uint32_t hash(std::string_view target);
+
+  bool contains(std::string_view target, std::uint32_t hash) const;
+  /// Inserts flat member `index`, whose target hashes to `hash` and must not
+  /// be present yet.
+  void insert(std::uint32_t index, std::uint32_t hash);
+  /// Room for `count` targets in all without growing.
+  void reserve(std::size_t count);
   /// Frees the table.
   void clear();
 
  private:
-  void grow();
+  struct Slot {
+    std::uint32_t entry = 0;  // flat index + 1; 0 is empty
+    std::uint32_t hash = 0;
+  };
+
+  void rehash(std::size_t slot_count);
+  void place(Slot slot);
 
   TargetOf target_of_;
-  std::vector<std::uint32_t> slots_;  // flat index + 1; 0 is empty
+  std::vector<Slot> slots_;
   std::size_t size_ = 0;
 };
 
