@@ -4,6 +4,7 @@
 #include "model/model.hpp"
 
 #include "model/group_class.hpp"
+#include "model/target_order.hpp"
 
 #include <fmt/ranges.h>
 
@@ -130,16 +131,13 @@ Result<void> ModelBuilder::add_group(ParameterGroupSpec group) {
 Result<std::shared_ptr<const ModelDescription>> ModelBuilder::finish() && {
   ModelDescription& model = *model_;
   const auto count = static_cast<std::uint32_t>(model.members_.size());
-  // Sorting views next to their indices keeps the comparisons cache-friendly.
-  std::vector<std::pair<std::string_view, std::uint32_t>> order;
-  order.reserve(count);
-  for (std::uint32_t i = 0; i < count; ++i) order.emplace_back(model.member(i).target(), i);
-  std::sort(order.begin(), order.end());
-  model.by_target_.resize(count);
+  std::vector<std::string_view> targets;
+  targets.reserve(count);
+  for (std::uint32_t i = 0; i < count; ++i) targets.push_back(model.member(i).target());
+  model.by_target_ = order_by_target(targets);
   model.position_of_.resize(count);
   for (std::uint32_t position = 0; position < count; ++position) {
-    model.by_target_[position] = order[position].second;
-    model.position_of_[order[position].second] = position;
+    model.position_of_[model.by_target_[position]] = position;
   }
   model.group_classes_ = group_classes(model.groups_);
   for (std::uint32_t id : model.group_classes_)

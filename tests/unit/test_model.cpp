@@ -5,7 +5,13 @@
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "model/model.hpp"
+#include "model/target_order.hpp"
 
 using namespace eredu;
 
@@ -86,4 +92,23 @@ TEST_CASE("duplicate detection holds across many groups") {
   CHECK(model->member(model->by_target()[0]).target() == "tensor.0");
   CHECK(model->member(model->by_target()[1]).target() == "tensor.1");
   CHECK(model->member(model->by_target()[2]).target() == "tensor.10");
+}
+
+TEST_CASE("targets are ordered byte-wise, whatever their lengths and shared prefixes") {
+  // Targets that end at, before and after a multiple of 8 bytes.
+  std::vector<std::string> targets{"abcdefgh", "abcdefghi", "abcdefghabcdefgh",
+                                   "abcdefghabcdefgh!"};
+  for (std::string_view more : {"", "a", "ab", "abcdefg", "\xff", "b"}) targets.emplace_back(more);
+  for (int i = 0; i < 300; ++i) {
+    // Long shared prefixes, numbers of every width, and bytes past 0x7f.
+    targets.push_back(fmt::format("model.layers.{}.mlp.experts.{}.w", i % 7, i));
+    targets.push_back(fmt::format("model.layers.{}.mlp.experts.{}.w\xc3\xa9", i % 7, i));
+    targets.push_back(fmt::format("{:0>{}}", i, 1 + i % 20));
+  }
+  std::vector<std::string_view> views(targets.begin(), targets.end());
+  std::vector<std::uint32_t> expected(views.size());
+  for (std::uint32_t i = 0; i < expected.size(); ++i) expected[i] = i;
+  std::sort(expected.begin(), expected.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return views[a] < views[b]; });
+  CHECK(order_by_target(views) == expected);
 }
