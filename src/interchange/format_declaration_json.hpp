@@ -19,8 +19,8 @@ namespace eredu::json {
 /// error, which is noted in `member_error` at `rank` (that of `format` in a
 /// member). Inside the object: unknown fields, then the fields in the
 /// documented order, then fields required or not allowed for the kind.
-Result<std::optional<FormatDeclaration>> read_format_declaration(od::value value, const Path& path,
-                                                                 FirstError& member_error,
-                                                                 unsigned rank);
+Read<std::optional<FormatDeclaration>> read_format_declaration(od::value value, const Path& path,
+                                                               FirstError& member_error,
+                                                               unsigned rank);
 
 }  // namespace eredu::json

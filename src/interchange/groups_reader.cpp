@@ -76,13 +76,13 @@ class GroupsReader {
   Result<GroupsDocument> read() &&;
 
  private:
-  Result<void> read_root(od::document& document);
-  Result<void> read_model(od::value value, const Path& path);
-  Result<void> read_groups(od::value value, const Path& path);
-  Result<void> read_group(od::value value, const Path& path);
-  Result<void> read_members(od::value value, const Path& path, FirstError& group_error);
-  Result<void> read_member(od::value value, const Path& path, FirstError& group_error);
-  Result<void> check_schema() const;
+  Read<void> read_root(od::document& document);
+  Read<void> read_model(od::value value, const Path& path);
+  Read<void> read_groups(od::value value, const Path& path);
+  Read<void> read_group(od::value value, const Path& path);
+  Read<void> read_members(od::value value, const Path& path, FirstError& group_error);
+  Read<void> read_member(od::value value, const Path& path, FirstError& group_error);
+  Read<void> check_schema() const;
   void release_consumed(od::value& value);
 
   PaddedInput& input_;
@@ -113,7 +113,7 @@ Result<GroupsDocument> GroupsReader::read() && {
   return std::move(document_);
 }
 
-Result<void> GroupsReader::read_root(od::document& document) {
+Read<void> GroupsReader::read_root(od::document& document) {
   const Path root;
   od::json_type type{};
   if (auto code = document.type().get(type)) return outcome::failure(syntax_error(root, code));
@@ -126,7 +126,7 @@ Result<void> GroupsReader::read_root(od::document& document) {
   }
   EREDU_TRY(for_each_field(
       value, root, kRootFields, top_error_,
-      [&](RootField field, od::value field_value, const Path& path) -> Result<void> {
+      [&](RootField field, od::value field_value, const Path& path) -> Read<void> {
         switch (field) {
           case RootField::Schema: {
             // Step 2 judges the schema; here it only has to be read.
@@ -155,7 +155,7 @@ Result<void> GroupsReader::read_root(od::document& document) {
   return outcome::success();
 }
 
-Result<void> GroupsReader::check_schema() const {
+Read<void> GroupsReader::check_schema() const {
   if (!schema_) {
     return fail(Status::Parse, "/schema: required string field is missing or not a string");
   }
@@ -171,14 +171,14 @@ Result<void> GroupsReader::check_schema() const {
   return failf(Status::Parse, "/schema: unknown schema {}", debug_quoted(schema));
 }
 
-Result<void> GroupsReader::read_model(od::value value, const Path& path) {
+Read<void> GroupsReader::read_model(od::value value, const Path& path) {
   EREDU_TRY(is_object, expect(value, od::json_type::object, "an object", path, model_error_,
                               kObjectRank, Null::Absent));
   if (!is_object) return outcome::success();
   ModelInfo& info = document_.info;
   return for_each_field(
       value, path, kModelFields, model_error_,
-      [&](ModelField field, od::value field_value, const Path& at) -> Result<void> {
+      [&](ModelField field, od::value field_value, const Path& at) -> Read<void> {
         const unsigned rank = field_rank(field);
         switch (field) {
           case ModelField::Name: {
@@ -206,12 +206,12 @@ Result<void> GroupsReader::read_model(od::value value, const Path& path) {
       });
 }
 
-Result<void> GroupsReader::read_groups(od::value value, const Path& path) {
+Read<void> GroupsReader::read_groups(od::value value, const Path& path) {
   EREDU_TRY(is_array, expect(value, od::json_type::array, "an array", path, groups_error_,
                              kObjectRank, Null::Absent));
   if (!is_array) return outcome::success();
   groups_seen_ = true;
-  return for_each_item(value, path, [&](od::value item, const Path& at) -> Result<void> {
+  return for_each_item(value, path, [&](od::value item, const Path& at) -> Read<void> {
     EREDU_TRY(read_group(item, at));
     release_consumed(item);
     return outcome::success();
@@ -228,7 +228,7 @@ void GroupsReader::release_consumed(od::value& value) {
   }
 }
 
-Result<void> GroupsReader::read_group(od::value value, const Path& path) {
+Read<void> GroupsReader::read_group(od::value value, const Path& path) {
   FirstError error;
   EREDU_TRY(is_object, expect(value, od::json_type::object, "an object", path, error, kObjectRank,
                               Null::Rejected));
@@ -244,7 +244,7 @@ Result<void> GroupsReader::read_group(od::value value, const Path& path) {
   if (is_object) {
     EREDU_TRY(for_each_field(
         value, path, kGroupFields, error,
-        [&](GroupField field, od::value field_value, const Path& at) -> Result<void> {
+        [&](GroupField field, od::value field_value, const Path& at) -> Read<void> {
           const unsigned rank = field_rank(field);
           switch (field) {
             case GroupField::Name: {
@@ -339,8 +339,7 @@ Result<void> GroupsReader::read_group(od::value value, const Path& path) {
 }
 
 // The members' first structure error is the group's `members` error.
-Result<void> GroupsReader::read_members(od::value value, const Path& path,
-                                        FirstError& group_error) {
+Read<void> GroupsReader::read_members(od::value value, const Path& path, FirstError& group_error) {
   FirstError members_error;
   EREDU_TRY(for_each_item(value, path, [&](od::value item, const Path& item_path) {
     return read_member(item, item_path, members_error);
@@ -349,7 +348,7 @@ Result<void> GroupsReader::read_members(od::value value, const Path& path,
   return outcome::success();
 }
 
-Result<void> GroupsReader::read_member(od::value value, const Path& path, FirstError& group_error) {
+Read<void> GroupsReader::read_member(od::value value, const Path& path, FirstError& group_error) {
   FirstError error;
   EREDU_TRY(is_object, expect(value, od::json_type::object, "an object", path, error, kObjectRank,
                               Null::Rejected));
@@ -365,7 +364,7 @@ Result<void> GroupsReader::read_member(od::value value, const Path& path, FirstE
   shape_scratch_.clear();
   EREDU_TRY(for_each_field(
       value, path, kMemberFields, error,
-      [&](MemberField field, od::value field_value, const Path& at) -> Result<void> {
+      [&](MemberField field, od::value field_value, const Path& at) -> Read<void> {
         const unsigned rank = field_rank(field);
         switch (field) {
           case MemberField::Target: {
@@ -379,7 +378,7 @@ Result<void> GroupsReader::read_member(od::value value, const Path& path, FirstE
             if (!is_array) return outcome::success();
             shape_seen = true;
             return for_each_item(
-                field_value, at, [&](od::value item, const Path& item_path) -> Result<void> {
+                field_value, at, [&](od::value item, const Path& item_path) -> Read<void> {
                   EREDU_TRY(dimension, read_uint(item, item_path, error, rank, Null::Rejected));
                   if (dimension) shape_scratch_.push_back(*dimension);
                   return outcome::success();

@@ -8,14 +8,36 @@
 #include <simdjson.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/result.hpp"
 
 namespace eredu::json {
 
 namespace od = simdjson::ondemand;
+
+/// A reader's fatal error (Parse, OutOfMemory): an Error in a box. A
+/// Result keeps its Error beside its value (Boost 1.74's Outcome), so each
+/// of the millions of successful reads of a large document would construct
+/// and destroy an empty one; a Read holds a null pointer instead.
+class Fatal {
+ public:
+  Fatal() = default;
+  // Implicit both ways, so that failures pass between Read and Result.
+  Fatal(Error error) : error_(std::make_unique<Error>(std::move(error))) {}
+  operator Error() && { return std::move(*error_); }
+
+ private:
+  std::unique_ptr<Error> error_;
+};
+
+/// What the readers return: a value or a Fatal error. EREDU_TRY converts
+/// between Read and Result either way.
+template <class T>
+using Read = outcome::result<T, Fatal, outcome::policy::terminate>;
 
 /// A JSON pointer as a chain of nodes owned by the readers (stack frames or
 /// the validator's deque); rendered only for messages. The root has no

@@ -7,7 +7,7 @@
 
 namespace eredu::json {
 
-Result<od::json_type> type_of(od::value& value, const Path& path) {
+Read<od::json_type> type_of(od::value& value, const Path& path) {
   od::json_type type{};
   if (auto code = value.type().get(type)) return outcome::failure(syntax_error(path, code));
   return type;
@@ -18,7 +18,7 @@ Result<od::json_type> type_of(od::value& value, const Path& path) {
 // backslash is the text itself. Not copying it into simdjson's string buffer
 // leaves that buffer's pages untouched: several MiB of peak memory for a
 // large description, at the same speed.
-Result<std::string_view> string_text(od::value& value, const Path& path) {
+Read<std::string_view> string_text(od::value& value, const Path& path) {
   const std::string_view token = trim_token(value.raw_json_token());
   if (token.size() >= 2 && token.find('\\', 1) == std::string_view::npos) {
     od::raw_json_string raw;  // consumes the value, as get_string() would
@@ -35,7 +35,7 @@ Result<std::string_view> string_text(od::value& value, const Path& path) {
   return unescaped;
 }
 
-Result<std::string_view> key_text(od::field& field, const Path& path) {
+Read<std::string_view> key_text(od::field& field, const Path& path) {
   std::string_view key;
   if (auto code = field.unescaped_key().get(key)) {
     return outcome::failure(syntax_error(path, code));

@@ -12,13 +12,13 @@
 
 namespace eredu::json {
 
-Result<od::json_type> type_of(od::value& value, const Path& path);
+Read<od::json_type> type_of(od::value& value, const Path& path);
 
 /// The text of the string `value` (known to be a string), consuming it.
 /// The view lives as long as the input and the parser.
-Result<std::string_view> string_text(od::value& value, const Path& path);
+Read<std::string_view> string_text(od::value& value, const Path& path);
 
 /// The unescaped key of `field`; the view lives as long as the parser.
-Result<std::string_view> key_text(od::field& field, const Path& path);
+Read<std::string_view> key_text(od::field& field, const Path& path);
 
 }  // namespace eredu::json

@@ -16,7 +16,7 @@ namespace eredu::json {
 namespace {
 
 // Checks a scalar that On-Demand would otherwise skip unchecked.
-Result<void> validate_scalar(od::value& value, od::json_type type, const Path& path) {
+Read<void> validate_scalar(od::value& value, od::json_type type, const Path& path) {
   switch (type) {
     case od::json_type::string: {
       EREDU_TRY(string_text(value, path));
@@ -65,7 +65,7 @@ struct OpenContainer {
 };
 
 // Checks a scalar, or opens a container on `stack` (deque: stable addresses).
-Result<void> visit(od::value& value, const Path& path, std::deque<OpenContainer>& stack) {
+Read<void> visit(od::value& value, const Path& path, std::deque<OpenContainer>& stack) {
   EREDU_TRY(type, type_of(value, path));
   if (type != od::json_type::object && type != od::json_type::array) {
     return validate_scalar(value, type, path);
@@ -95,7 +95,7 @@ Result<void> visit(od::value& value, const Path& path, std::deque<OpenContainer>
 
 }  // namespace
 
-Result<void> validate(od::value value, const Path& path) {
+Read<void> validate(od::value value, const Path& path) {
   EREDU_TRY(type, type_of(value, path));
   if (type != od::json_type::object && type != od::json_type::array) {
     return validate_scalar(value, type, path);

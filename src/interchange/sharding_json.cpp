@@ -31,16 +31,16 @@ bool is_segment_kind(ShardingKind kind) {
 }
 
 // Appends the [start, end] pairs of `value` (an array) to `segments`.
-Result<void> read_segments(od::value value, const Path& path, FirstError& error, unsigned rank,
-                           std::vector<IndexRange>& segments) {
-  return for_each_item(value, path, [&](od::value item, const Path& item_path) -> Result<void> {
+Read<void> read_segments(od::value value, const Path& path, FirstError& error, unsigned rank,
+                         std::vector<IndexRange>& segments) {
+  return for_each_item(value, path, [&](od::value item, const Path& item_path) -> Read<void> {
     EREDU_TRY(is_pair, expect(item, od::json_type::array, "a [start, end] array", item_path, error,
                               rank, Null::Rejected));
     if (!is_pair) return outcome::success();
     std::array<std::uint64_t, 2> bounds{};
     std::size_t count = 0;
-    EREDU_TRY(for_each_item(
-        item, item_path, [&](od::value bound, const Path& bound_path) -> Result<void> {
+    EREDU_TRY(
+        for_each_item(item, item_path, [&](od::value bound, const Path& bound_path) -> Read<void> {
           EREDU_TRY(number, read_uint(bound, bound_path, error, rank, Null::Rejected));
           if (number && count < 2) bounds[count] = *number;
           ++count;
@@ -67,10 +67,9 @@ void check_allowed(FirstError& error, const Path& path, ShardingField field, std
 
 }  // namespace
 
-Result<std::optional<MemberSharding>> read_sharding(od::value value, const Path& path,
-                                                    FirstError& member_error,
-                                                    unsigned sharding_rank,
-                                                    std::vector<IndexRange>& segments) {
+Read<std::optional<MemberSharding>> read_sharding(od::value value, const Path& path,
+                                                  FirstError& member_error, unsigned sharding_rank,
+                                                  std::vector<IndexRange>& segments) {
   EREDU_TRY(is_object, expect(value, od::json_type::object, "an object", path, member_error,
                               sharding_rank, Null::Absent));
   if (!is_object) return std::optional<MemberSharding>{};
@@ -83,7 +82,7 @@ Result<std::optional<MemberSharding>> read_sharding(od::value value, const Path&
   segments.clear();
   EREDU_TRY(for_each_field(
       value, path, kShardingFields, error,
-      [&](ShardingField field, od::value field_value, const Path& at) -> Result<void> {
+      [&](ShardingField field, od::value field_value, const Path& at) -> Read<void> {
         const unsigned rank = field_rank(field);
         switch (field) {
           case ShardingField::Kind: {

@@ -7,10 +7,11 @@
 
 namespace eredu::json {
 
-Result<bool> expect(od::value& value, od::json_type wanted, std::string_view wanted_text,
-                    const Path& path, FirstError& error, unsigned rank, Null null) {
-  EREDU_TRY(type, type_of(value, path));
-  if (type == wanted) return true;
+namespace {
+
+// `value`, of `type`, where `wanted_text` is wanted: expect's other cases.
+Read<bool> unexpected(od::value& value, od::json_type type, std::string_view wanted_text,
+                      const Path& path, FirstError& error, unsigned rank, Null null) {
   if (type == od::json_type::null && null == Null::Absent) {
     EREDU_TRY(validate(value, path));
     return false;
@@ -21,8 +22,20 @@ Result<bool> expect(od::value& value, od::json_type wanted, std::string_view wan
   return false;
 }
 
-Result<std::optional<std::string_view>> read_string(od::value value, const Path& path,
-                                                    FirstError& error, unsigned rank) {
+}  // namespace
+
+// The type is read without type_of: expect runs for every value read, and
+// each Result it nests costs an Error's construction and destruction.
+Read<bool> expect(od::value& value, od::json_type wanted, std::string_view wanted_text,
+                  const Path& path, FirstError& error, unsigned rank, Null null) {
+  od::json_type type{};
+  if (auto code = value.type().get(type)) return outcome::failure(syntax_error(path, code));
+  if (type == wanted) return true;
+  return unexpected(value, type, wanted_text, path, error, rank, null);
+}
+
+Read<std::optional<std::string_view>> read_string(od::value value, const Path& path,
+                                                  FirstError& error, unsigned rank) {
   EREDU_TRY(is_string,
             expect(value, od::json_type::string, "a string", path, error, rank, Null::Absent));
   if (!is_string) return std::optional<std::string_view>{};
@@ -30,8 +43,8 @@ Result<std::optional<std::string_view>> read_string(od::value value, const Path&
   return std::optional<std::string_view>{text};
 }
 
-Result<std::optional<std::uint64_t>> read_uint(od::value value, const Path& path, FirstError& error,
-                                               unsigned rank, Null null) {
+Read<std::optional<std::uint64_t>> read_uint(od::value value, const Path& path, FirstError& error,
+                                             unsigned rank, Null null) {
   EREDU_TRY(is_number, expect(value, od::json_type::number, "a non-negative integer", path, error,
                               rank, null));
   if (!is_number) return std::optional<std::uint64_t>{};
@@ -55,8 +68,8 @@ Result<std::optional<std::uint64_t>> read_uint(od::value value, const Path& path
   return std::optional<std::uint64_t>{result};
 }
 
-Result<std::optional<bool>> read_bool(od::value value, const Path& path, FirstError& error,
-                                      unsigned rank) {
+Read<std::optional<bool>> read_bool(od::value value, const Path& path, FirstError& error,
+                                    unsigned rank) {
   EREDU_TRY(is_bool,
             expect(value, od::json_type::boolean, "a boolean", path, error, rank, Null::Absent));
   if (!is_bool) return std::optional<bool>{};

@@ -31,21 +31,21 @@ enum class Null { Absent, Rejected };
 /// True when `value` has the `wanted` type. Otherwise false, with the type
 /// noted in `error` at `rank` (unless it is an absent null), after
 /// validating the value.
-Result<bool> expect(od::value& value, od::json_type wanted, std::string_view wanted_text,
-                    const Path& path, FirstError& error, unsigned rank, Null null);
+Read<bool> expect(od::value& value, od::json_type wanted, std::string_view wanted_text,
+                  const Path& path, FirstError& error, unsigned rank, Null null);
 
 /// A string, or nothing when absent or noted as the wrong type.
-Result<std::optional<std::string_view>> read_string(od::value value, const Path& path,
-                                                    FirstError& error, unsigned rank);
+Read<std::optional<std::string_view>> read_string(od::value value, const Path& path,
+                                                  FirstError& error, unsigned rank);
 
 /// A plain JSON integer token (no fraction, exponent or minus) that fits 64
 /// bits; the raw token is checked, never a converted double.
-Result<std::optional<std::uint64_t>> read_uint(od::value value, const Path& path, FirstError& error,
-                                               unsigned rank, Null null);
+Read<std::optional<std::uint64_t>> read_uint(od::value value, const Path& path, FirstError& error,
+                                             unsigned rank, Null null);
 
 /// `true` or `false`, or nothing when absent or noted as the wrong type.
-Result<std::optional<bool>> read_bool(od::value value, const Path& path, FirstError& error,
-                                      unsigned rank);
+Read<std::optional<bool>> read_bool(od::value value, const Path& path, FirstError& error,
+                                    unsigned rank);
 
 /// One known field of an object kind: `Field` is an enum class whose
 /// enumerators are the fields in the documented order, from 0.
@@ -106,8 +106,8 @@ class FieldTable {
 /// found in `fields`; unknown keys are noted in `error` at kObjectRank and
 /// validated. A repeated key is fatal (Parse).
 template <class Field, std::size_t N, class OnField>
-Result<void> for_each_field(od::value value, const Path& path, const FieldTable<Field, N>& fields,
-                            FirstError& error, OnField&& on_field) {
+Read<void> for_each_field(od::value value, const Path& path, const FieldTable<Field, N>& fields,
+                          FirstError& error, OnField&& on_field) {
   od::object object;
   if (auto code = value.get_object().get(object)) return outcome::failure(syntax_error(path, code));
   std::uint32_t seen = 0;
@@ -142,7 +142,7 @@ Result<void> for_each_field(od::value value, const Path& path, const FieldTable<
 
 /// Calls `on_item(value, path)` for each element of the array `value`.
 template <class OnItem>
-Result<void> for_each_item(od::value value, const Path& path, OnItem&& on_item) {
+Read<void> for_each_item(od::value value, const Path& path, OnItem&& on_item) {
   od::array array;
   if (auto code = value.get_array().get(array)) return outcome::failure(syntax_error(path, code));
   std::uint64_t position = 0;
