@@ -12,6 +12,8 @@
 
 namespace eredu::json {
 
+void Fatal::Delete::operator()(Error* error) const noexcept { delete error; }
+
 std::string Path::str() const {
   std::vector<const Path*> chain;  // iterative: paths of skipped values can be deep
   for (const Path* node = this; node->parent != nullptr; node = node->parent) {

@@ -27,11 +27,15 @@ class Fatal {
  public:
   Fatal() = default;
   // Implicit both ways, so that failures pass between Read and Result.
-  Fatal(Error error) : error_(std::make_unique<Error>(std::move(error))) {}
+  Fatal(Error error) : error_(new Error(std::move(error))) {}
   operator Error() && { return std::move(*error_); }
 
  private:
-  std::unique_ptr<Error> error_;
+  // Out of line, so that destroying an empty Fatal inlines to a test.
+  struct Delete {
+    void operator()(Error* error) const noexcept;
+  };
+  std::unique_ptr<Error, Delete> error_;
 };
 
 /// What the readers return: a value or a Fatal error. EREDU_TRY converts
