@@ -36,10 +36,10 @@ void push_member(std::vector<std::uint64_t>& out, const ParameterMemberSpec& mem
   push_optional(out, sharding.expert_axis);
 }
 
-// Everything planning reads of a group but its names and the layer and
-// expert it belongs to; encoded formats are compared apart (format_shapes).
-std::vector<std::uint64_t> signature(const ParameterGroupSpec& group) {
-  std::vector<std::uint64_t> out;
+// Appends everything planning reads of a group but its names and the
+// layer and expert it belongs to; encoded formats are compared apart
+// (format_shapes).
+void push_signature(std::vector<std::uint64_t>& out, const ParameterGroupSpec& group) {
   out.push_back(static_cast<std::uint64_t>(group.role()));
   push_optional(out, group.partition_units());
   push_optional(out, group.query_units());
@@ -54,7 +54,6 @@ std::vector<std::uint64_t> signature(const ParameterGroupSpec& group) {
     out.push_back(matrix.count);
     push_member(out, matrix.logical);
   }
-  return out;
 }
 
 // The encoded formats of a group without their companions' names.
@@ -84,9 +83,15 @@ std::vector<std::uint32_t> group_classes(const std::vector<ParameterGroupSpec>& 
   std::vector<std::vector<LinearFormatSpec>> formats;  // by class
   std::vector<std::uint32_t> out;
   out.reserve(groups.size());
+  std::vector<std::uint64_t> signature;  // reused: a known signature allocates nothing
   for (const ParameterGroupSpec& group : groups) {
     std::vector<LinearFormatSpec> shapes = format_shapes(group);
-    std::vector<std::uint32_t>& bucket = buckets[signature(group)];
+    signature.clear();
+    push_signature(signature, group);
+    auto found = buckets.find(signature);
+    if (found == buckets.end())
+      found = buckets.emplace(signature, std::vector<std::uint32_t>{}).first;
+    std::vector<std::uint32_t>& bucket = found->second;
     auto same = std::find_if(bucket.begin(), bucket.end(),
                              [&](std::uint32_t c) { return formats[c] == shapes; });
     if (same != bucket.end()) {
