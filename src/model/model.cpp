@@ -88,6 +88,13 @@ Result<void> ModelBuilder::add_group(ParameterGroupSpec group) {
       model.groups_.size() >= std::numeric_limits<std::uint32_t>::max()) {
     return fail(Status::InvalidArgument, "a model description holds at most 2^32 - 1 tensors");
   }
+  // Hashed first, so that the index's slots load while the bytes are added.
+  std::vector<std::uint32_t> hashes;
+  hashes.reserve(members.size());
+  for (const ParameterMemberSpec& member : members) {
+    hashes.push_back(TargetIndex::hash(member.target()));
+    targets_.prefetch(hashes.back());
+  }
   std::vector<std::optional<std::uint64_t>> bytes;
   bytes.reserve(members.size());
   std::uint64_t total = model.global_bytes_;
@@ -104,14 +111,11 @@ Result<void> ModelBuilder::add_group(ParameterGroupSpec group) {
     }
     bytes.push_back(member_total);
   }
-  std::vector<std::uint32_t> hashes;
-  hashes.reserve(members.size());
-  for (const ParameterMemberSpec& member : members) {
-    hashes.push_back(TargetIndex::hash(member.target()));
-    if (targets_.contains(member.target(), hashes.back())) {
+  for (std::size_t i = 0; i < members.size(); ++i) {
+    if (targets_.contains(members[i].target(), hashes[i])) {
       return failf(Status::InvalidGroup,
                    "parallel placement target {} was registered more than once",
-                   debug_quoted(member.target()));
+                   debug_quoted(members[i].target()));
     }
   }
   // Everything is checked: commit. The group's member storage does not move

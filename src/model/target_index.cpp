@@ -26,6 +26,10 @@ bool TargetIndex::contains(std::string_view target, std::uint32_t hash) const {
   }
 }
 
+void TargetIndex::prefetch(std::uint32_t hash) const {
+  if (!slots_.empty()) __builtin_prefetch(&slots_[hash & (slots_.size() - 1)]);
+}
+
 void TargetIndex::insert(std::uint32_t index, std::uint32_t hash) {
   reserve(size_ + 1);
   place(Slot{index + 1, hash});

@@ -26,6 +26,8 @@ class TargetIndex {
   static std::uint32_t hash(std::string_view target);
 
   bool contains(std::string_view target, std::uint32_t hash) const;
+  /// Starts loading the slot where `contains` and `insert` begin for `hash`.
+  void prefetch(std::uint32_t hash) const;
   /// Inserts flat member `index`, whose target hashes to `hash` and must not
   /// be present yet.
   void insert(std::uint32_t index, std::uint32_t hash);
