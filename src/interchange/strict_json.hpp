@@ -111,7 +111,9 @@ Read<void> for_each_field(od::value value, const Path& path, const FieldTable<Fi
   od::object object;
   if (auto code = value.get_object().get(object)) return outcome::failure(syntax_error(path, code));
   std::uint32_t seen = 0;
-  std::unordered_set<std::string_view> unknown;  // allocates only for unknown keys
+  // Made for the first unknown key: most objects have none, and even an
+  // empty set costs its construction and destruction per object.
+  std::optional<std::unordered_set<std::string_view>> unknown;
   for (auto result : object) {
     od::field field;
     if (auto code = std::move(result).get(field)) return outcome::failure(syntax_error(path, code));
@@ -124,7 +126,8 @@ Read<void> for_each_field(od::value value, const Path& path, const FieldTable<Fi
     }
     if (!known) {
       const Path child = path.field(key);
-      if (!unknown.emplace(key).second) {
+      if (!unknown) unknown.emplace();
+      if (!unknown->emplace(key).second) {
         return outcome::failure(syntax_error(child, "duplicate key"));
       }
       error.note(kObjectRank, fmt::format("{}: unknown field", child.str()));
