@@ -12,7 +12,6 @@
 #include <map>
 #include <utility>
 
-#include "core/checked.hpp"
 #include "readplan/mapped_rows.hpp"
 
 namespace eredu {
