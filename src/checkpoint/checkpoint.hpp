@@ -7,15 +7,19 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "checkpoint/weight_index.hpp"
 #include "core/result.hpp"
 #include "format/dtype.hpp"
 
 namespace eredu {
+
+struct GgufHeader;
 
 /// One tensor stored in a checkpoint file.
 struct CheckpointTensor {
@@ -60,6 +64,13 @@ struct Checkpoint {
   /// What `files` are relative to: the model folder, or "" for a file
   /// opened directly.
   std::string root;
+  /// The folder's weight index the shards were opened through; nullptr for
+  /// `model.safetensors` alone and for a file. Describing the folder from
+  /// this checkpoint reads it from here, not again from disk.
+  std::shared_ptr<const WeightIndex> index;
+  /// A GGUF file's header without its tensors (those are `tensors`); nullptr
+  /// for safetensors. Describing the file reads its metadata from here.
+  std::shared_ptr<const GgufHeader> gguf;
 
   /// Binary search by name; nullptr when absent.
   const CheckpointTensor* find(std::string_view name) const;

@@ -4,8 +4,8 @@
 // Proves that a description matches its checkpoint's weight index.
 #pragma once
 
+#include "checkpoint/weight_index.hpp"
 #include "core/result.hpp"
-#include "describe/weight_index.hpp"
 #include "model/model.hpp"
 
 namespace eredu {

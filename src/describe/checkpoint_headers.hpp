@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "checkpoint/checkpoint.hpp"
+#include "checkpoint/weight_index.hpp"
 #include "core/result.hpp"
-#include "describe/weight_index.hpp"
 #include "model/group.hpp"
 #include "model/model.hpp"
 

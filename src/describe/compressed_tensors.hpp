@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/weight_index.hpp"
 #include "core/result.hpp"
 #include "describe/config_fields.hpp"
-#include "describe/weight_index.hpp"
 #include "format/dtype.hpp"
 #include "model/group.hpp"
 

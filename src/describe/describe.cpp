@@ -11,18 +11,18 @@
 #include <utility>
 
 #include "checkpoint/open.hpp"
+#include "checkpoint/weight_index.hpp"
+#include "core/json_file.hpp"
 #include "describe/checkpoint_check.hpp"
 #include "describe/checkpoint_headers.hpp"
 #include "describe/compressed_tensors.hpp"
 #include "describe/config_defaults.hpp"
 #include "describe/gguf_describe.hpp"
 #include "describe/gptq_quantization.hpp"
-#include "describe/json_file.hpp"
 #include "describe/mlx_quantization.hpp"
 #include "describe/modelopt_quantization.hpp"
 #include "describe/quantization_refusal.hpp"
 #include "describe/registry.hpp"
-#include "describe/weight_index.hpp"
 #include "model/vocab_padding.hpp"
 
 namespace eredu {
@@ -36,10 +36,65 @@ std::string folder_name(const std::string& dir) {
   return path.filename().string();
 }
 
-}  // namespace
+Error not_a_model(const std::string& path) {
+  return Error{Status::Parse,
+               fmt::format("{}: not a GGUF file (it does not start with \"GGUF\") and not a "
+                           "model folder",
+                           path)};
+}
 
-Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::string& dir,
-                                                                   const DescribeOptions& options) {
+// What a folder's description is checked against: its checkpoint, when its
+// files are on disk, and its weight index.
+struct FolderFiles {
+  const Checkpoint* opened = nullptr;  // the caller's
+  std::optional<Checkpoint> own;       // opened here
+  std::shared_ptr<const WeightIndex> index;
+
+  const Checkpoint* checkpoint() const {
+    return opened != nullptr ? opened : own ? &*own : nullptr;
+  }
+};
+
+// The folder's index and checkpoint, each read once: the index a checkpoint
+// was opened through is not read again; without an index file, the single
+// `model.safetensors` stands for one.
+Result<FolderFiles> folder_files(const std::string& dir, const DescribeOptions& options,
+                                 const Checkpoint* opened) {
+  FolderFiles files;
+  if (options.config_only) {
+    files.index = std::make_shared<const WeightIndex>(config_only_index());
+    return files;
+  }
+  files.opened = opened;
+  if (opened != nullptr) files.index = opened->index;
+  if (!files.index && has_weight_index(dir)) {
+    EREDU_TRY(read, read_weight_index(dir));
+    files.index = std::make_shared<const WeightIndex>(std::move(read));
+  }
+  if (opened == nullptr) {
+    EREDU_TRY(own, open_folder_checkpoint(dir, files.index));
+    files.own = std::move(own);
+  }
+  const Checkpoint* checkpoint = files.checkpoint();
+  if (!files.index && checkpoint != nullptr) {
+    files.index = std::make_shared<const WeightIndex>(
+        index_from_checkpoint(*checkpoint, "model.safetensors"));
+  }
+  if (!files.index) {
+    auto none = read_weight_index(dir);  // reports that the folder has none
+    if (!none) return std::move(none).error();
+    files.index = std::make_shared<const WeightIndex>(std::move(none).value());
+  }
+  if (files.index->total_size_malformed) {
+    return failf(Status::Parse, "{}/{}: metadata.total_size must be an integer byte count", dir,
+                 files.index->file);
+  }
+  return files;
+}
+
+Result<std::shared_ptr<const ModelDescription>> describe_folder(const std::string& dir,
+                                                                const DescribeOptions& options,
+                                                                const Checkpoint* opened) {
   const std::string file = dir + "/config.json";
   EREDU_TRY(document, read_json_file(file));
   if (!document.is_object()) return failf(Status::Parse, "{}: not a JSON object", file);
@@ -74,20 +129,9 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
       EREDU_TRY(refuse_quantization_config(config));
     }
   }
-  // The shards' headers, when they are on disk; a folder of metadata only
-  // is checked against its index alone.
-  std::optional<Checkpoint> checkpoint;
-  if (!options.config_only) {
-    EREDU_TRY(opened, open_folder_checkpoint(dir));
-    checkpoint = std::move(opened);
-  }
-  WeightIndex index = config_only_index();
-  if (checkpoint && !has_weight_index(dir)) {
-    index = index_from_checkpoint(*checkpoint, "model.safetensors");
-  } else if (!options.config_only) {
-    EREDU_TRY(read, read_weight_index(dir));
-    index = std::move(read);
-  }
+  EREDU_TRY(files, folder_files(dir, options, opened));
+  const Checkpoint* checkpoint = files.checkpoint();
+  const WeightIndex& index = *files.index;
   EREDU_TRY(described, describe_family(*family, config, index));
   if (checkpoint) {
     EREDU_TRY(typed, adopt_stored_dtypes(std::move(described.groups), *checkpoint));
@@ -131,14 +175,27 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
   return model;
 }
 
+}  // namespace
+
+Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::string& dir,
+                                                                   const DescribeOptions& options) {
+  return describe_folder(dir, options, nullptr);
+}
+
+Result<std::shared_ptr<const ModelDescription>> describe_checkpoint(
+    const Checkpoint& checkpoint, const DescribeOptions& options) {
+  if (checkpoint.gguf) return describe_gguf(checkpoint, options);
+  if (checkpoint.root.empty()) return not_a_model(checkpoint.files.front());
+  return describe_folder(checkpoint.root, options, &checkpoint);
+}
+
 Result<std::shared_ptr<const ModelDescription>> describe_model(const std::string& path,
                                                                const DescribeOptions& options) {
   std::error_code ignored;
   if (std::filesystem::is_regular_file(path, ignored)) {
-    if (is_gguf_file(path)) return describe_gguf(path, options);
-    return failf(Status::Parse,
-                 "{}: not a GGUF file (it does not start with \"GGUF\") and not a model folder",
-                 path);
+    if (!is_gguf_file(path)) return not_a_model(path);
+    EREDU_TRY(checkpoint, open_checkpoint(path));
+    return describe_gguf(checkpoint, options);
   }
   return describe_model_dir(path, options);
 }

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/checkpoint.hpp"
 #include "core/result.hpp"
 #include "model/model.hpp"
 
@@ -47,8 +48,7 @@ struct DescribeOptions {
 /// the expansion (InvalidTensor), the checkpoint
 /// (CheckpointMismatch: index tensors not described exactly once, or
 /// described bytes != metadata.total_size), then the vocabulary padding
-/// (pad_vocabulary's errors). Thread-safe; reads the two files
-/// once.
+/// (pad_vocabulary's errors). Thread-safe; reads each file once.
 ///
 /// When the checkpoint's shards are on disk (a folder with
 /// `model.safetensors` and no index, or an index naming shards that exist;
@@ -60,6 +60,16 @@ struct DescribeOptions {
 /// docs/describe.md, "Checkpoint files").
 Result<std::shared_ptr<const ModelDescription>> describe_model_dir(
     const std::string& dir, const DescribeOptions& options = {});
+
+/// The description of the checkpoint `checkpoint` opened (open_checkpoint):
+/// describe_model_dir of its folder, or describe_gguf of its GGUF file,
+/// reading neither its weight index nor its headers again (they are the
+/// checkpoint's); config.json is read. With `config_only` the checkpoint's
+/// tensors are not used. Errors: describe_model_dir's or describe_gguf's;
+/// Parse for a safetensors file opened directly (it has no configuration).
+/// Thread-safe; `checkpoint` is only read.
+Result<std::shared_ptr<const ModelDescription>> describe_checkpoint(
+    const Checkpoint& checkpoint, const DescribeOptions& options = {});
 
 /// describe_gguf for a GGUF file (a regular file starting with `GGUF`),
 /// Parse for any other regular file, describe_model_dir for anything else

@@ -14,10 +14,10 @@
 #include <utility>
 #include <vector>
 
+#include "checkpoint/weight_index.hpp"
 #include "core/result.hpp"
 #include "describe/config_fields.hpp"
 #include "describe/decoder_config.hpp"
-#include "describe/weight_index.hpp"
 #include "model/group.hpp"
 
 namespace eredu {

@@ -8,7 +8,6 @@
 #include <filesystem>
 #include <utility>
 
-#include "checkpoint/binary_file.hpp"
 #include "checkpoint/gguf.hpp"
 #include "core/checked.hpp"
 #include "core/text.hpp"
@@ -128,14 +127,10 @@ Result<std::vector<ParameterGroupSpec>> expand_block_types(std::vector<Parameter
 
 }  // namespace
 
-Result<std::shared_ptr<const ModelDescription>> describe_gguf(const std::string& path,
+Result<std::shared_ptr<const ModelDescription>> describe_gguf(const Checkpoint& checkpoint,
                                                               const DescribeOptions& options) {
-  EREDU_TRY(file, BinaryFile::open(path, path));
-  EREDU_TRY(header, read_gguf_header(file, 0));
-  Checkpoint checkpoint;
-  checkpoint.files.push_back(path);
-  checkpoint.tensors = header.tensors;
-  EREDU_TRY(sort_checkpoint_tensors(checkpoint));
+  const std::string& path = checkpoint.files.front();
+  const GgufHeader& header = *checkpoint.gguf;
 
   const GgufValue* architecture = header.find("general.architecture");
   if (architecture == nullptr || architecture->type != GgufType::String) {

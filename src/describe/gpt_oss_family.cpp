@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "core/json_file.hpp"
 #include "core/text.hpp"
 #include "describe/decoder_config.hpp"
-#include "describe/json_file.hpp"
 #include "describe/quantization_refusal.hpp"
 
 namespace eredu {

@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint/weight_index.hpp"
 #include "core/result.hpp"
 #include "describe/config_fields.hpp"
-#include "describe/weight_index.hpp"
 #include "model/group.hpp"
 
 namespace eredu {

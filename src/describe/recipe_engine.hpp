@@ -4,11 +4,11 @@
 // The one engine that reads a model folder through a recipe (recipe.hpp).
 #pragma once
 
+#include "checkpoint/weight_index.hpp"
 #include "core/result.hpp"
 #include "describe/config_fields.hpp"
 #include "describe/family.hpp"
 #include "describe/recipe.hpp"
-#include "describe/weight_index.hpp"
 
 namespace eredu {
 

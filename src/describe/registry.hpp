@@ -11,11 +11,11 @@
 #include <string>
 #include <string_view>
 
+#include "checkpoint/weight_index.hpp"
 #include "core/result.hpp"
 #include "describe/config_fields.hpp"
 #include "describe/family.hpp"
 #include "describe/recipes.hpp"
-#include "describe/weight_index.hpp"
 
 namespace eredu {
 

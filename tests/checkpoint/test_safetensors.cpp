@@ -7,6 +7,7 @@
 
 #include "checkpoint/open.hpp"
 #include "checkpoint/safetensors.hpp"
+#include "checkpoint/weight_index.hpp"
 #include "checkpoint_writer.hpp"
 #include "example_files.hpp"
 #include "model_folders.hpp"
@@ -160,7 +161,7 @@ TEST_CASE("open_checkpoint: a folder, its index and its shards") {
   const test::WrittenTensor b{"b", "BF16", {4}, 8};
   SUBCASE("model.safetensors alone") {
     test::write_safetensors(folder.str() + "/model.safetensors", {a, b});
-    CHECK(open_folder_checkpoint(folder.str()).value().has_value());
+    CHECK(open_folder_checkpoint(folder.str(), nullptr).value().has_value());
     auto checkpoint = open_checkpoint(folder.str());
     REQUIRE(checkpoint);
     CHECK(checkpoint.value().files == std::vector<std::string>{"model.safetensors"});
@@ -177,6 +178,13 @@ TEST_CASE("open_checkpoint: a folder, its index and its shards") {
     REQUIRE(checkpoint);
     CHECK(checkpoint.value().files == std::vector<std::string>{"s1.safetensors", "s2.safetensors"});
     CHECK(checkpoint.value().find("b")->file == 1);
+    // The index stays with the checkpoint, read once.
+    const WeightIndex& index = *checkpoint.value().index;
+    CHECK(index.file == "model.safetensors.index.json");
+    CHECK(index.names == std::vector<std::string>{"a", "b"});
+    CHECK(index.shards == std::vector<std::string>{"s1.safetensors", "s2.safetensors"});
+    CHECK(index.shard_of == std::vector<std::uint32_t>{0, 1});
+    CHECK(index.total_size == 20u);
   }
   SUBCASE("an index that maps a tensor to the wrong shard") {
     test::write_safetensors(folder.str() + "/s1.safetensors", {a, b});
@@ -210,7 +218,12 @@ TEST_CASE("open_checkpoint: a folder, its index and its shards") {
   }
   SUBCASE("a missing shard, a shard outside the folder, nothing at all") {
     folder.write("model.safetensors.index.json", R"({"weight_map":{"a":"s1.safetensors"}})");
-    CHECK_FALSE(open_folder_checkpoint(folder.str()).value().has_value());
+    auto index = read_weight_index(folder.str());
+    REQUIRE(index);
+    CHECK_FALSE(open_folder_checkpoint(
+                    folder.str(), std::make_shared<const WeightIndex>(std::move(index).value()))
+                    .value()
+                    .has_value());
     auto missing = open_checkpoint(folder.str());
     REQUIRE_FALSE(missing);
     CHECK(missing.error().code == Status::Io);

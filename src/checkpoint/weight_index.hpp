@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The eredu authors
 
-// The weight index of a sharded checkpoint: tensor names and total bytes.
+// The weight index of a sharded checkpoint: tensor names, the shard holding
+// each and the total bytes, read once per folder (docs/checkpoints.md).
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,11 +19,22 @@ namespace eredu {
 /// for `--config-only`, no index at all (docs/describe.md, "Configuration
 /// only").
 struct WeightIndex {
+  /// A `shard_of` entry whose weight_map value does not name a file of the
+  /// folder (not a string, empty, ".", "..", or with a '/').
+  static constexpr std::uint32_t kNoShard = std::numeric_limits<std::uint32_t>::max();
+
   std::string file;                // the index file's name inside the folder
   std::vector<std::string> names;  // weight_map keys, sorted byte-wise
+  /// The weight_map value of each name (parallel to `names`): an index into
+  /// `shards`, or kNoShard.
+  std::vector<std::uint32_t> shard_of;
+  std::vector<std::string> shards;  // the file names weight_map gives, sorted byte-wise
   /// metadata.total_size in bytes; nullopt when the index gives none or 0
   /// (the byte total is then not checked, with a warning).
   std::optional<std::uint64_t> total_size;
+  /// A metadata.total_size that is given but not an integer byte count
+  /// (describing fails on it; opening the shards does not read it).
+  bool total_size_malformed = false;
   bool config_only = false;  // no index: nothing is looked up or checked
 
   /// True when `name` is a tensor of the index; without an index, `assumed`:
@@ -41,9 +54,8 @@ WeightIndex config_only_index();
 bool has_weight_index(const std::string& dir);
 
 /// Reads the folder's weight index, preferring the safetensors one. Errors:
-/// Io (neither index exists or it cannot be read); Parse (not JSON, no
-/// `weight_map` object, a `metadata.total_size` that is given but not an integer
-/// byte count).
+/// Io (neither index exists or it cannot be read); Parse (not JSON, a
+/// repeated key, no `weight_map` object).
 Result<WeightIndex> read_weight_index(const std::string& dir);
 
 }  // namespace eredu

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The eredu authors
 
-// Reads a small JSON file of a model folder (config.json, the weight index).
+// Reads a small JSON file (a model folder's config.json, a weight index).
 #pragma once
 
 #include <nlohmann/json.hpp>

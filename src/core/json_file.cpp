@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The eredu authors
 
-#include "describe/json_file.hpp"
+#include "core/json_file.hpp"
 
 #include <string>
 
