@@ -119,6 +119,17 @@ Result<void> stats_argument(eredu_read_stats* stats) {
   return check_struct_size<eredu_read_stats>(stats->struct_size, "stats");
 }
 
+// A new model in `out` from `describe` called with `options` and a list
+// that receives its warnings, which the model keeps.
+template <class Describe>
+Result<void> new_model(DescribeOptions options, eredu_model** out, const Describe& describe) {
+  std::vector<std::string> warnings;
+  options.warnings = &warnings;
+  EREDU_TRY(description, describe(options));
+  *out = new eredu_model{std::move(description), std::move(warnings)};
+  return outcome::success();
+}
+
 }  // namespace
 }  // namespace eredu::capi
 
@@ -145,11 +156,9 @@ eredu_status eredu_model_describe(const char* path, const eredu_describe_options
         EREDU_TRY(where, text_argument(path, "path"));
         EREDU_TRY(describe, describe_options_argument(options));
         EREDU_TRY(require(out, "out"));
-        std::vector<std::string> warnings;
-        describe.warnings = &warnings;
-        EREDU_TRY(description, describe_model(std::string(where), describe));
-        *out = new eredu_model{std::move(description), std::move(warnings)};
-        return outcome::success();
+        return new_model(describe, out, [&](const DescribeOptions& with_warnings) {
+          return describe_model(std::string(where), with_warnings);
+        });
       },
       out);
 }
@@ -174,6 +183,22 @@ eredu_status eredu_checkpoint_open(const char* path, eredu_checkpoint** out, ere
         EREDU_TRY(checkpoint, open_checkpoint(std::string(where)));
         *out = new eredu_checkpoint{std::move(checkpoint)};
         return outcome::success();
+      },
+      out);
+}
+
+eredu_status eredu_checkpoint_describe(const eredu_checkpoint* checkpoint,
+                                       const eredu_describe_options* options, eredu_model** out,
+                                       eredu_error** error) {
+  return firewall(
+      error,
+      [&]() -> Result<void> {
+        EREDU_TRY(require(checkpoint, "checkpoint"));
+        EREDU_TRY(describe, describe_options_argument(options));
+        EREDU_TRY(require(out, "out"));
+        return new_model(describe, out, [&](const DescribeOptions& with_warnings) {
+          return describe_checkpoint(checkpoint->checkpoint, with_warnings);
+        });
       },
       out);
 }

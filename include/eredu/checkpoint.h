@@ -261,6 +261,29 @@ EREDU_API eredu_status eredu_model_describe(const char *path, const eredu_descri
 EREDU_API eredu_status eredu_checkpoint_open(const char *path, eredu_checkpoint **out,
                                              eredu_error **error);
 
+/**
+ * Describes the model whose checkpoint `checkpoint` is, as
+ * eredu_model_describe does for the path it was opened from, without reading
+ * its weight index or its headers again: a folder's config.json is read and
+ * checked against the index and the shards' headers the checkpoint holds; a
+ * GGUF file is described from the metadata read when it was opened. A
+ * caller that plans a checkpoint and reads it opens it once and describes it
+ * from here. With options->config_only the checkpoint's tensors are not
+ * used (config.json alone, as eredu_model_describe with the flag).
+ * @param checkpoint from eredu_checkpoint_open; only read.
+ * @param options    NULL for the defaults.
+ * @param out        receives the new model (owned; free with
+ *                   eredu_model_free), NULL on failure.
+ * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (checkpoint, out);
+ *         EREDU_E_INVALID_ARGUMENT (struct_size, a flag other than 0 or 1);
+ *         EREDU_E_PARSE (a .safetensors file opened directly: no
+ *         configuration describes it); then eredu_model_describe's.
+ * Thread-safe: one checkpoint may be described from several threads.
+ */
+EREDU_API eredu_status eredu_checkpoint_describe(const eredu_checkpoint *checkpoint,
+                                                 const eredu_describe_options *options,
+                                                 eredu_model **out, eredu_error **error);
+
 /** Frees a checkpoint; NULL is a no-op. Plans made from it stay valid. */
 EREDU_API void eredu_checkpoint_free(eredu_checkpoint *checkpoint);
 

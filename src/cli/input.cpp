@@ -91,6 +91,27 @@ Result<Model> pad_vocab(Model model, std::optional<std::uint64_t> multiple) {
   return Model(padded);
 }
 
+namespace {
+
+// `model` described from `source`, padded, with its warnings printed and,
+// for `config_only`, the note that nothing verified it.
+Result<Model> finish_described(Model model, const std::string& source,
+                               std::optional<std::uint64_t> pad_vocab_multiple, bool config_only) {
+  EREDU_TRY(padded, pad_vocab(std::move(model), pad_vocab_multiple));
+  for (std::size_t i = 0; i < eredu_model_warning_count(padded.get()); ++i) {
+    std::fprintf(stderr, "warning: %s\n", eredu_model_warning(padded.get(), i));
+  }
+  if (config_only) {
+    std::fprintf(stderr,
+                 "note: %s described from config.json alone (--config-only): shapes and bytes are "
+                 "not verified against a checkpoint\n",
+                 source.c_str());
+  }
+  return padded;
+}
+
+}  // namespace
+
 Result<Model> describe_folder(const std::string& dir,
                               std::optional<std::uint64_t> pad_vocab_multiple, bool config_only) {
   eredu_describe_options options = EREDU_DESCRIBE_OPTIONS_INIT;
@@ -99,17 +120,16 @@ Result<Model> describe_folder(const std::string& dir,
   EREDU_TRY(check([&](eredu_error** error) {
     return eredu_model_describe(dir.c_str(), &options, &model, error);
   }));
-  EREDU_TRY(padded, pad_vocab(Model(model), pad_vocab_multiple));
-  for (std::size_t i = 0; i < eredu_model_warning_count(padded.get()); ++i) {
-    std::fprintf(stderr, "warning: %s\n", eredu_model_warning(padded.get(), i));
-  }
-  if (config_only) {
-    std::fprintf(stderr,
-                 "note: %s described from config.json alone (--config-only): shapes and bytes are "
-                 "not verified against a checkpoint\n",
-                 dir.c_str());
-  }
-  return padded;
+  return finish_described(Model(model), dir, pad_vocab_multiple, config_only);
+}
+
+Result<Model> describe_checkpoint(const eredu_checkpoint& checkpoint, const std::string& path,
+                                  std::optional<std::uint64_t> pad_vocab_multiple) {
+  eredu_model* model = nullptr;
+  EREDU_TRY(check([&](eredu_error** error) {
+    return eredu_checkpoint_describe(&checkpoint, nullptr, &model, error);
+  }));
+  return finish_described(Model(model), path, pad_vocab_multiple, false);
 }
 
 }  // namespace eredu::cli

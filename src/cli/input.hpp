@@ -55,4 +55,11 @@ Result<Model> pad_vocab(Model model, std::optional<std::uint64_t> multiple);
 Result<Model> describe_folder(const std::string& dir, std::optional<std::uint64_t> pad_vocab,
                               bool config_only);
 
+/// The model whose checkpoint is `checkpoint`, opened from `path`, described
+/// from it (eredu_checkpoint_describe: its index and headers are not read
+/// again) with `--pad-vocab`. Errors: eredu_checkpoint_describe's, then
+/// pad_vocab's.
+Result<Model> describe_checkpoint(const eredu_checkpoint& checkpoint, const std::string& path,
+                                  std::optional<std::uint64_t> pad_vocab);
+
 }  // namespace eredu::cli

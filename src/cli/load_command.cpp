@@ -54,8 +54,8 @@ Result<void> drop_cached_pages(const eredu_read_plan& plan) {
 Result<int> run_load(const LoadArgs& args) {
   const ReadPlanArgs& flags = args.plan;
   EREDU_TRY(policy, policy_from(flags.policy));
-  EREDU_TRY(model, read_plan_model(flags));
   EREDU_TRY(checkpoint, open_checkpoint(flags.model));
+  EREDU_TRY(model, read_plan_model(flags, *checkpoint));
   const eredu_topology topology = topology_of(flags.topology);
   const eredu_plan_options options = plan_options(policy, flags.topology);
   EREDU_TRY(rank, rank_to_plan(flags.rank, flags.rank_from_env, topology));

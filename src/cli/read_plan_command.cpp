@@ -11,9 +11,9 @@
 
 namespace eredu::cli {
 
-Result<Model> read_plan_model(const ReadPlanArgs& args) {
+Result<Model> read_plan_model(const ReadPlanArgs& args, const eredu_checkpoint& checkpoint) {
   if (args.groups) return load_description(*args.groups);
-  return describe_folder(args.model, args.pad_vocab, false);
+  return describe_checkpoint(checkpoint, args.model, args.pad_vocab);
 }
 
 Result<Checkpoint> open_checkpoint(const std::string& path) {
@@ -41,8 +41,8 @@ Result<ReadPlan> read_plan_of(const eredu_model& model, const eredu_topology& to
 
 Result<int> run_read_plan(const ReadPlanArgs& args) {
   EREDU_TRY(policy, policy_from(args.policy));
-  EREDU_TRY(model, read_plan_model(args));
   EREDU_TRY(checkpoint, open_checkpoint(args.model));
+  EREDU_TRY(model, read_plan_model(args, *checkpoint));
   const eredu_topology topology = topology_of(args.topology);
   const eredu_plan_options options = plan_options(policy, args.topology);
   const bool json = args.format == "json";

@@ -13,11 +13,12 @@
 
 namespace eredu::cli {
 
-/// The description: --groups FILE, else MODEL described.
-Result<Model> read_plan_model(const ReadPlanArgs& args);
-
 /// The checkpoint at `path` (eredu_checkpoint_open).
 Result<Checkpoint> open_checkpoint(const std::string& path);
+
+/// The description: --groups FILE, else MODEL described from `checkpoint`,
+/// MODEL opened (its index and headers read once).
+Result<Model> read_plan_model(const ReadPlanArgs& args, const eredu_checkpoint& checkpoint);
 
 /// Rank `rank` planned and its read plan over `checkpoint`.
 Result<ReadPlan> read_plan_of(const eredu_model& model, const eredu_topology& topology,

@@ -248,6 +248,53 @@ TEST_CASE("a whole rank read into the caller's buffers and into library memory")
         EREDU_E_INVALID_ARGUMENT);
 }
 
+// The model's eredu.groups.v1 text.
+std::string model_json(const eredu_model* model) {
+  char* text = nullptr;
+  std::size_t length = 0;
+  ErrorSlot error;
+  REQUIRE(eredu_model_to_json(model, &text, &length, error.slot()) == EREDU_OK);
+  std::string copy(text, length);
+  eredu_buffer_free(text);
+  return copy;
+}
+
+TEST_CASE("a checkpoint opened once describes its model as the path does") {
+  Planned planned;
+  ErrorSlot error;
+  eredu_model* described = nullptr;
+  eredu_describe_options options = EREDU_DESCRIBE_OPTIONS_INIT;
+  options.pad_vocab_multiple = 64;
+  REQUIRE(eredu_checkpoint_describe(planned.checkpoint.get(), &options, &described, error.slot()) ==
+          EREDU_OK);
+  capi_test::Model from_checkpoint(described);
+  REQUIRE(eredu_model_describe(stories().c_str(), &options, &described, error.slot()) == EREDU_OK);
+  capi_test::Model from_path(described);
+  CHECK(model_json(from_checkpoint.get()) == model_json(from_path.get()));
+  CHECK(eredu_model_tensor_count(from_checkpoint.get()) == 48);
+  CHECK(eredu_model_global_bytes(from_checkpoint.get()) ==
+        eredu_model_global_bytes(from_path.get()));
+
+  described = nullptr;
+  CHECK(eredu_checkpoint_describe(nullptr, nullptr, &described, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  CHECK(eredu_checkpoint_describe(planned.checkpoint.get(), nullptr, nullptr, error.slot()) ==
+        EREDU_E_NULL_ARGUMENT);
+  options.config_only = 2;
+  CHECK(eredu_checkpoint_describe(planned.checkpoint.get(), &options, &described, error.slot()) ==
+        EREDU_E_INVALID_ARGUMENT);
+  CHECK(described == nullptr);
+
+  const char* root = std::getenv("EREDU_SOURCE_ROOT");
+  const std::string adapter =
+      std::string(root ? root : ".") + "/examples/files/gpt2-lora/adapter_model.safetensors";
+  eredu_checkpoint* lora = nullptr;
+  REQUIRE(eredu_checkpoint_open(adapter.c_str(), &lora, error.slot()) == EREDU_OK);
+  CHECK(eredu_checkpoint_describe(lora, nullptr, &described, error.slot()) == EREDU_E_PARSE);
+  CHECK(described == nullptr);
+  eredu_checkpoint_free(lora);
+}
+
 TEST_CASE("describe and open errors reach C with their codes") {
   ErrorSlot error;
   eredu_model* model = nullptr;

@@ -797,6 +797,12 @@ FUNCTIONS = {
         P(P(eredu_checkpoint)),  # out
         P(P(eredu_error)),  # error
     ]),
+    "eredu_checkpoint_describe": (eredu_status, [
+        P(eredu_checkpoint),  # checkpoint
+        P(eredu_describe_options),  # options
+        P(P(eredu_model)),  # out
+        P(P(eredu_error)),  # error
+    ]),
     "eredu_checkpoint_free": (None, [
         P(eredu_checkpoint),  # checkpoint
     ]),

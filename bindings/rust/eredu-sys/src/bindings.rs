@@ -374,6 +374,14 @@ extern "C" {
     ) -> eredu_status;
 }
 extern "C" {
+    pub fn eredu_checkpoint_describe(
+        checkpoint: *const eredu_checkpoint,
+        options: *const eredu_describe_options,
+        out: *mut *mut eredu_model,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
     pub fn eredu_checkpoint_free(checkpoint: *mut eredu_checkpoint);
 }
 extern "C" {
