@@ -66,12 +66,17 @@ def get_requires_for_build_wheel(config_settings=None):
     return []
 
 
+def _read(path):
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     project = _project()
     name, version = project["name"], project["version"]
     dist_info = f"{name}-{version}.dist-info"
     wheel_name = f"{name}-{version}-py3-none-any.whl"
-    entries = [(inside, open(path, "rb").read()) for inside, path in _package_files()]
+    entries = [(inside, _read(path)) for inside, path in _package_files()]
     entries.append((f"{dist_info}/METADATA", _metadata(project).encode("utf-8")))
     entries.append(
         (
