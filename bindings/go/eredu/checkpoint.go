@@ -26,6 +26,14 @@ type DescribeOptions struct {
 	PadVocab uint64
 }
 
+func (opts DescribeOptions) raw() C.eredu_describe_options {
+	return C.eredu_describe_options{
+		struct_size:        C.sizeof_eredu_describe_options,
+		config_only:        cbool(opts.ConfigOnly),
+		pad_vocab_multiple: C.uint64_t(opts.PadVocab),
+	}
+}
+
 // DescribeModel describes the model at path as `eredu describe` does
 // (eredu_model_describe): a .gguf file from its metadata and tensor infos,
 // or a model folder from its config.json, checked against its weight index
@@ -48,11 +56,7 @@ func DescribeModel(path string, opts DescribeOptions) (*ModelDescription, error)
 	if err != nil {
 		return nil, err
 	}
-	options := C.eredu_describe_options{
-		struct_size:        C.sizeof_eredu_describe_options,
-		config_only:        cbool(opts.ConfigOnly),
-		pad_vocab_multiple: C.uint64_t(opts.PadVocab),
-	}
+	options := opts.raw()
 	var out *C.eredu_model
 	var cerr *C.eredu_error
 	if err := takeError(C.eredu_model_describe(cpath, &options, &out, &cerr), cerr); err != nil {
@@ -155,6 +159,28 @@ func (c *Checkpoint) TensorCount() int {
 	n := C.eredu_checkpoint_tensor_count(h)
 	runtime.KeepAlive(c)
 	return int(n)
+}
+
+// Describe describes the model whose checkpoint this is, as DescribeModel
+// does for the path it was opened from, without reading its weight index or
+// headers again (eredu_checkpoint_describe): only a folder's config.json is
+// read. With ConfigOnly the checkpoint's tensors are not used. Errors:
+// ErrClosed; ErrParse for a .safetensors file opened directly (no
+// configuration describes it); otherwise DescribeModel's.
+func (c *Checkpoint) Describe(opts DescribeOptions) (*ModelDescription, error) {
+	h, err := c.handle()
+	if err != nil {
+		return nil, err
+	}
+	options := opts.raw()
+	var out *C.eredu_model
+	var cerr *C.eredu_error
+	status := C.eredu_checkpoint_describe(h, &options, &out, &cerr)
+	runtime.KeepAlive(c)
+	if err := takeError(status, cerr); err != nil {
+		return nil, err
+	}
+	return newModel(out), nil
 }
 
 // ReadExtent is one byte extent of a read plan (eredu_read_extent): for i

@@ -496,3 +496,55 @@ func TestModelTypesAndWarnings(t *testing.T) {
 		}
 	}
 }
+
+func TestCheckpointDescribe(t *testing.T) {
+	path := storiesPath(t)
+	checkpoint, err := OpenCheckpoint(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer checkpoint.Close()
+	opts := DescribeOptions{PadVocab: 64}
+	model, err := checkpoint.Describe(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer model.Close()
+	fromPath, err := DescribeModel(path, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fromPath.Close()
+	if model.TensorCount() != 48 || model.GlobalBytes() != fromPath.GlobalBytes() {
+		t.Errorf("Describe = %d tensors, %d bytes; DescribeModel = %d bytes",
+			model.TensorCount(), model.GlobalBytes(), fromPath.GlobalBytes())
+	}
+	layout, err := model.PlanRank(NewParallelTopology(2, 1, 1, 1), 1, PlanOptions{Policy: PolicyRequire})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer layout.Close()
+	plan, err := NewReadPlan(layout, checkpoint)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer plan.Close()
+	if plan.ReadBytes() != 587008 {
+		t.Errorf("ReadBytes = %d, want 587008", plan.ReadBytes())
+	}
+
+	lora, err := OpenCheckpoint(filepath.Join(repoRoot(t), "examples", "files", "gpt2-lora",
+		"adapter_model.safetensors"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lora.Close()
+	if _, err := lora.Describe(DescribeOptions{}); !errors.Is(err, ErrParse) ||
+		!strings.HasSuffix(err.Error(), "and not a model folder") {
+		t.Errorf("Describe(safetensors file) = %v", err)
+	}
+	closed := &Checkpoint{}
+	if _, err := closed.Describe(DescribeOptions{}); !errors.Is(err, ErrClosed) {
+		t.Errorf("Describe(closed) = %v", err)
+	}
+}

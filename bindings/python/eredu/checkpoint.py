@@ -49,6 +49,13 @@ def describe_model(path, *, config_only=False, pad_vocab=None):
     quantized-format expansion, the padding). A pad_vocab of 0 raises
     ValueError before the library is called."""
     where = convert.path(path, "path")
+    options = _describe_options(config_only, pad_vocab)
+    slot = ctypes.POINTER(_capi.eredu_model)()
+    call(lib.eredu_model_describe, where, _byref(options), _byref(slot))
+    return ModelDescription._adopt(slot)
+
+
+def _describe_options(config_only, pad_vocab):
     options = _capi.sized(_capi.eredu_describe_options)
     options.config_only = convert.flag(config_only)
     if pad_vocab is not None:
@@ -56,9 +63,7 @@ def describe_model(path, *, config_only=False, pad_vocab=None):
         if multiple == 0:
             raise ValueError("pad_vocab must be at least 1 (None: no padding), got 0")
         options.pad_vocab_multiple = multiple
-    slot = ctypes.POINTER(_capi.eredu_model)()
-    call(lib.eredu_model_describe, where, _byref(options), _byref(slot))
-    return ModelDescription._adopt(slot)
+    return options
 
 
 class Checkpoint(Handle):
@@ -87,6 +92,21 @@ class Checkpoint(Handle):
         checkpoint = cls.__new__(cls)
         Handle.__init__(checkpoint, slot)
         return checkpoint
+
+    def describe(self, *, config_only=False, pad_vocab=None):
+        """Describes the model whose checkpoint this is, as describe_model
+        does for the path it was opened from, without reading its weight
+        index or headers again (eredu_checkpoint_describe): only a
+        folder's config.json is read. With `config_only` the checkpoint's
+        tensors are not used. Returns a ModelDescription.
+
+        Raises GeneralError (EREDU_E_PARSE for a .safetensors file opened
+        directly: no configuration describes it), then describe_model's
+        errors; ValueError for a pad_vocab of 0."""
+        options = _describe_options(config_only, pad_vocab)
+        slot = ctypes.POINTER(_capi.eredu_model)()
+        call(lib.eredu_checkpoint_describe, self._handle(), _byref(options), _byref(slot))
+        return ModelDescription._adopt(slot)
 
     def __len__(self):
         return lib.eredu_checkpoint_tensor_count(self._handle())

@@ -369,6 +369,7 @@ def _exercise_every_struct():
         plan.tensors
         plan.read_rank()
         _exercise_load(plan)
+        checkpoint.describe(pad_vocab=1).close()
     with eredu.ParallelModelInfo((2, 1, 1, 1), "generic", ["w"], 1, 2, 3, 4) as info:
         info.topology(), info.effective_model_type(), info.local_parameter_bytes()
     with eredu.OffloadPlan(OffloadConfig(device_budget_bytes=10), [OffloadUnitSpec("a", 4)]) \

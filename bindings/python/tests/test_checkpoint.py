@@ -102,6 +102,24 @@ class Stories260K(unittest.TestCase):
         with self.assertRaises(ClosedError):
             len(checkpoint)
 
+    def test_a_checkpoint_describes_its_model_from_what_it_read(self):
+        with Checkpoint.open(GGUF) as checkpoint, describe_model(GGUF, pad_vocab=3) as from_path:
+            with checkpoint.describe(pad_vocab=3) as model:
+                self.assertEqual(model.to_json(), from_path.to_json())
+                with plan_rank(model, (2, 1, 1, 1), 1) as layout, \
+                        read_plan(layout, checkpoint) as plan:
+                    self.assertEqual(plan.read_bytes, 587008 - 2 * 512)
+            with self.assertRaises(ValueError):
+                checkpoint.describe(pad_vocab=0)
+        with self.assertRaises(ClosedError):
+            checkpoint.describe()
+        adapter = os.path.join(REPO, "examples", "files", "gpt2-lora", "adapter_model.safetensors")
+        with Checkpoint.open(adapter) as lora:
+            with self.assertRaises(GeneralError) as raised:
+                lora.describe()
+            self.assertEqual(raised.exception.code, status.EREDU_E_PARSE)
+            self.assertTrue(str(raised.exception).endswith("and not a model folder"))
+
     def test_tp2_rank1(self):
         with plan_of(GGUF, 2, 1) as plan:
             self.assertIsInstance(plan, ReadPlan)

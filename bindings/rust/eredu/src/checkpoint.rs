@@ -36,6 +36,23 @@ pub struct DescribeOptions {
     pub pad_vocab: Option<u64>,
 }
 
+impl DescribeOptions {
+    /// The C struct; `InvalidArgument` for `pad_vocab` `Some(0)`.
+    fn to_raw(self) -> Result<sys::eredu_describe_options> {
+        if self.pad_vocab == Some(0) {
+            return Err(Error::binding(
+                ErrorCode::InvalidArgument,
+                "pad_vocab must be at least 1 (None: no padding)",
+            ));
+        }
+        Ok(sys::eredu_describe_options {
+            struct_size: struct_size::<sys::eredu_describe_options>(),
+            config_only: flag(self.config_only),
+            pad_vocab_multiple: self.pad_vocab.unwrap_or(0),
+        })
+    }
+}
+
 impl ModelDescription {
     /// Describes the model at `path` as `eredu describe` does
     /// (`eredu_model_describe`): a `.gguf` file from its metadata and tensor
@@ -55,17 +72,7 @@ impl ModelDescription {
     pub fn describe(path: impl AsRef<Path>, options: &DescribeOptions) -> Result<Self> {
         ensure_compatible()?;
         let path = c_path("path", path.as_ref())?;
-        if options.pad_vocab == Some(0) {
-            return Err(Error::binding(
-                ErrorCode::InvalidArgument,
-                "pad_vocab must be at least 1 (None: no padding)",
-            ));
-        }
-        let raw_options = sys::eredu_describe_options {
-            struct_size: struct_size::<sys::eredu_describe_options>(),
-            config_only: flag(options.config_only),
-            pad_vocab_multiple: options.pad_vocab.unwrap_or(0),
-        };
+        let raw_options = options.to_raw()?;
         let mut out = ptr::null_mut();
         call(|error| {
             // SAFETY: a NUL-terminated path, options with their struct_size
@@ -155,6 +162,27 @@ impl Checkpoint {
     /// The handle, for calls that borrow it.
     pub fn as_ptr(&self) -> *const sys::eredu_checkpoint {
         self.raw.as_ptr()
+    }
+
+    /// Describes the model whose checkpoint this is, as
+    /// [`ModelDescription::describe`] does for the path it was opened from,
+    /// without reading its weight index or headers again
+    /// (`eredu_checkpoint_describe`): only a folder's config.json is read.
+    /// With `config_only` the checkpoint's tensors are not used.
+    ///
+    /// # Errors
+    /// `Parse` for a `.safetensors` file opened directly (no configuration
+    /// describes it); otherwise those of [`ModelDescription::describe`].
+    pub fn describe(&self, options: &DescribeOptions) -> Result<ModelDescription> {
+        let raw_options = options.to_raw()?;
+        let mut out = ptr::null_mut();
+        call(|error| {
+            // SAFETY: a live checkpoint, options with their struct_size and a
+            // valid out-pointer.
+            unsafe { sys::eredu_checkpoint_describe(self.as_ptr(), &raw_options, &mut out, error) }
+        })?;
+        // SAFETY: on success `out` is a new model owned by the caller.
+        Ok(unsafe { ModelDescription::from_raw(out) })
     }
 
     /// The number of tensors the checkpoint stores.

@@ -425,3 +425,45 @@ fn model_types_and_warnings() {
     assert_eq!(warnings.len(), 1);
     assert!(warnings[0].contains("total_size"), "{warnings:?}");
 }
+
+#[test]
+fn a_checkpoint_describes_its_model_from_what_it_read() {
+    let checkpoint = Checkpoint::open(gguf()).unwrap();
+    let options = DescribeOptions {
+        config_only: false,
+        pad_vocab: Some(64),
+    };
+    let model = checkpoint.describe(&options).unwrap();
+    let from_path = ModelDescription::describe(gguf(), &options).unwrap();
+    assert_eq!(model.tensor_count(), 48);
+    assert_eq!(model.global_bytes(), from_path.global_bytes());
+    let layout = model
+        .plan_rank(
+            ParallelTopology::tensor_parallel(2),
+            1,
+            ShardingPolicy::Require,
+        )
+        .unwrap();
+    assert_eq!(
+        ReadPlan::new(&layout, &checkpoint).unwrap().read_bytes(),
+        587_008
+    );
+    let padded = DescribeOptions {
+        config_only: false,
+        pad_vocab: Some(0),
+    };
+    let error = checkpoint.describe(&padded).unwrap_err();
+    assert_eq!(error.code(), ErrorCode::InvalidArgument);
+
+    let lora = root().join("examples/files/gpt2-lora/adapter_model.safetensors");
+    let error = Checkpoint::open(&lora)
+        .unwrap()
+        .describe(&DescribeOptions::default())
+        .unwrap_err();
+    assert_eq!(error.code(), ErrorCode::Parse);
+    assert!(
+        error.message().ends_with("and not a model folder"),
+        "{}",
+        error.message()
+    );
+}
