@@ -9,7 +9,7 @@
 #include <charconv>
 #include <utility>
 
-#include "cli/quoted.hpp"
+#include "cli/library.hpp"
 
 namespace eredu::cli {
 

@@ -3,35 +3,9 @@
 
 #include "cli/input.hpp"
 
-#include <cerrno>
 #include <cstdio>
-#include <cstring>
-#include <filesystem>
-
-#include "cli/quoted.hpp"
 
 namespace eredu::cli {
-namespace {
-
-enum class Read { Whole, Failed, TooLarge };
-
-// Appends all of `stream` to `text`, at most `max_bytes` in all.
-Read read_stream(std::FILE* stream, std::string& text, std::size_t max_bytes) {
-  char buffer[1 << 16];
-  std::size_t got = 0;
-  while ((got = std::fread(buffer, 1, sizeof buffer, stream)) > 0) {
-    if (got > max_bytes - text.size()) return Read::TooLarge;
-    text.append(buffer, got);
-  }
-  return std::ferror(stream) == 0 ? Read::Whole : Read::Failed;
-}
-
-Result<std::string> too_large(std::string_view source, std::size_t max_bytes) {
-  return failf(EREDU_E_INVALID_ARGUMENT, "{} holds more than {} bytes, the most eredu reads there",
-               source, max_bytes);
-}
-
-}  // namespace
 
 ModelCounts model_counts(const eredu_model& model) {
   eredu_model_info info = EREDU_MODEL_INFO_INIT;
@@ -43,41 +17,11 @@ ModelCounts model_counts(const eredu_model& model) {
   return counts;
 }
 
-Result<std::string> read_input(const std::string& path, std::string_view what,
-                               std::string_view directory, std::size_t max_bytes) {
-  std::string text;
-  if (path == "-") {
-    switch (read_stream(stdin, text, max_bytes)) {
-      case Read::Whole:
-        return text;
-      case Read::TooLarge:
-        return too_large(fmt::format("standard input ({})", what), max_bytes);
-      case Read::Failed:
-        break;
-    }
-    return failf(EREDU_E_IO, "cannot read {} from standard input", what);
-  }
-  // A directory opens as a stream on Linux and then reads as empty text.
-  std::error_code ignored;
-  if (std::filesystem::is_directory(path, ignored)) {
-    return failf(EREDU_E_IO, "cannot read {}: {}", debug_quoted(path), directory);
-  }
-  errno = 0;
-  std::FILE* file = std::fopen(path.c_str(), "rb");
-  const Read read = file != nullptr ? read_stream(file, text, max_bytes) : Read::Failed;
-  const int reason = errno;
-  if (file != nullptr) std::fclose(file);
-  if (read == Read::Whole) return text;
-  if (read == Read::TooLarge) return too_large(debug_quoted(path), max_bytes);
-  return failf(EREDU_E_IO, "cannot read {}: {}", debug_quoted(path), std::strerror(reason));
-}
-
 Result<Model> load_description(const std::string& source) {
-  EREDU_TRY(text,
-            read_input(source, "the description", std::strerror(EISDIR), kMaxDescriptionBytes));
+  EREDU_TRY(text, read_file(source, kMaxDescriptionBytes));
   eredu_model* model = nullptr;
   EREDU_TRY(check([&](eredu_error** error) {
-    return eredu_model_from_json(text.data(), text.size(), &model, error);
+    return eredu_model_from_json(text.bytes.get(), text.length, &model, error);
   }));
   return Model(model);
 }

@@ -30,15 +30,6 @@ inline constexpr std::size_t kMaxDescriptionBytes = 0xFFFFFFFF;
 /// the library reads of any JSON file it parses into a tree.
 inline constexpr std::size_t kMaxPolicyBytes = std::size_t{256} << 20;
 
-/// The text of file `path`, or of standard input for "-", which is called
-/// `what` in the message of an error; at most `max_bytes`, so that neither
-/// a FIFO nor a device that never ends nor a huge file exhausts memory.
-/// Errors: EREDU_E_IO ("cannot read "path": No such file or directory"; a
-/// directory's reason is `directory`); EREDU_E_INVALID_ARGUMENT (more than
-/// `max_bytes`).
-Result<std::string> read_input(const std::string& path, std::string_view what,
-                               std::string_view directory, std::size_t max_bytes);
-
 /// The description in file `source`, or on standard input for "-".
 /// Errors: EREDU_E_IO (unreadable), then eredu_model_from_json's.
 Result<Model> load_description(const std::string& source);

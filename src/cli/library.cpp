@@ -3,6 +3,8 @@
 
 #include "cli/library.hpp"
 
+#include <new>
+
 namespace eredu::cli {
 namespace {
 
@@ -29,5 +31,26 @@ Error take_error(eredu_status status, eredu_error* error) {
 }
 
 std::string_view status_name(eredu_status status) { return eredu_status_name(status); }
+
+std::string debug_quoted(std::string_view text) {
+  char* quoted = nullptr;
+  std::size_t length = 0;
+  // Fails only when memory runs out (its arguments are valid).
+  if (eredu_quote(text.data(), text.size(), &quoted, &length, nullptr) != EREDU_OK) {
+    throw std::bad_alloc();
+  }
+  std::string out(quoted, length);
+  eredu_buffer_free(quoted);
+  return out;
+}
+
+Result<Buffer> read_file(const std::string& path, std::size_t max_bytes) {
+  char* bytes = nullptr;
+  std::size_t length = 0;
+  EREDU_TRY(check([&](eredu_error** error) {
+    return eredu_read_file(path.c_str(), max_bytes, &bytes, &length, error);
+  }));
+  return Buffer{std::unique_ptr<char, Freer<eredu_buffer_free>>(bytes), length};
+}
 
 }  // namespace eredu::cli

@@ -58,4 +58,20 @@ Result<std::string> text_of(Call&& call) {
 /// The stable name of a status code, "EREDU_E_INVALID_ARGUMENT".
 std::string_view status_name(eredu_status status);
 
+/// `text` quoted as the library quotes names in its messages (eredu_quote).
+/// Throws std::bad_alloc when memory runs out, its only failure.
+std::string debug_quoted(std::string_view text);
+
+/// Bytes the library allocated, freed with eredu_buffer_free.
+struct Buffer {
+  std::unique_ptr<char, Freer<eredu_buffer_free>> bytes;
+  std::size_t length = 0;
+
+  std::string_view view() const { return {bytes.get(), length}; }
+};
+
+/// The bytes of file `path`, or of standard input for "-", at most
+/// `max_bytes` (eredu_read_file). Errors: eredu_read_file's.
+Result<Buffer> read_file(const std::string& path, std::size_t max_bytes);
+
 }  // namespace eredu::cli

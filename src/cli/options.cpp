@@ -11,7 +11,6 @@
 
 #include "cli/byte_units.hpp"
 #include "cli/library.hpp"
-#include "cli/quoted.hpp"
 
 namespace eredu::cli {
 namespace {

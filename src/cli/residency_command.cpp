@@ -111,10 +111,10 @@ std::string describe_policy(const eredu_residency_summary& summary) {
 }  // namespace
 
 Result<int> run_residency(const ResidencyArgs& args) {
-  EREDU_TRY(text, read_input(args.policy, "the policy", "it is a directory", kMaxPolicyBytes));
+  EREDU_TRY(text, read_file(args.policy, kMaxPolicyBytes));
   eredu_residency_summary summary = EREDU_RESIDENCY_SUMMARY_INIT;
   EREDU_TRY(check([&](eredu_error** error) {
-    return eredu_residency_from_json(text.data(), text.size(), 0, &summary, error);
+    return eredu_residency_from_json(text.bytes.get(), text.length, 0, &summary, error);
   }));
   EREDU_TRY(write_stdout(describe_policy(summary)));
   return kExitOk;

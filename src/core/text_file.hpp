@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // Copyright 2026 The eredu authors
 
-// Reading a whole (small) file into memory: the model folder's JSON files
-// and `eredu residency --policy FILE`.
+// Reading a whole file into memory, never more than a bound: the model
+// folder's JSON files, and what the command reads (eredu_read_file).
 #pragma once
 
 #include <cstddef>
@@ -19,11 +19,18 @@ namespace eredu {
 /// device that never ends is cut off here too.
 inline constexpr std::size_t kMaxTextFileBytes = std::size_t{256} << 20;
 
-/// The bytes of the file at `path`. Errors: Io "cannot read <shown>: it is a
-/// directory" or "cannot read <shown>: <strerror>"; InvalidArgument "cannot
-/// read <shown>: it holds more than 268435456 bytes, the most eredu reads of
-/// a JSON file" (kMaxTextFileBytes), where `shown` is how the caller's
-/// messages name the file.
+/// The bytes of the file at `path`, or of standard input for "-", at most
+/// `max_bytes` of them, so that neither a FIFO nor a device that never ends
+/// nor a huge file exhausts memory. `shown` is how the messages name the
+/// file. Errors: Io "cannot read <shown>: it is a directory" or "cannot
+/// read <shown>: <strerror>"; InvalidArgument "cannot read <shown>: it
+/// holds more than <max_bytes> bytes, the most eredu reads there".
+Result<std::string> read_bounded_file(const std::string& path, std::string_view shown,
+                                      std::size_t max_bytes);
+
+/// read_bounded_file of a JSON file to parse into a tree, at most
+/// kMaxTextFileBytes (the library's paths name files in a folder, never
+/// "-").
 Result<std::string> read_text_file(const std::string& path, std::string_view shown);
 
 }  // namespace eredu

@@ -122,6 +122,6 @@ TEST_SUITE("capi.error_messages") {
     CHECK(failure.status == EREDU_E_INVALID_ARGUMENT);
     CHECK(
         failure.message.ends_with("config.json: it holds more than 268435456 bytes, the most "
-                                  "eredu reads of a JSON file"));
+                                  "eredu reads there"));
   }
 }

@@ -1209,16 +1209,17 @@ class Residency(unittest.TestCase):
     def test_inputs_are_bounded(self):
         # A device that never ends is cut off at the documented 256 MiB, from
         # a path and from standard input.
-        limit = "holds more than 268435456 bytes, the most eredu reads there\n"
+        limit = ": it holds more than 268435456 bytes, the most eredu reads there\n"
         device = run("residency", "--policy", "/dev/zero")
         self.assertEqual(device.returncode, 2)
-        self.assertEqual(device.stderr, 'error[EREDU_E_INVALID_ARGUMENT]: "/dev/zero" ' + limit)
+        self.assertEqual(device.stderr,
+                         'error[EREDU_E_INVALID_ARGUMENT]: cannot read "/dev/zero"' + limit)
         with open("/dev/zero", "rb") as zeros:
             piped = subprocess.run([EREDU, "residency", "--policy", "-"], stdin=zeros,
                                    capture_output=True, text=True, check=False)
         self.assertEqual(piped.returncode, 2)
         self.assertEqual(piped.stderr,
-                         "error[EREDU_E_INVALID_ARGUMENT]: standard input (the policy) " + limit)
+                         "error[EREDU_E_INVALID_ARGUMENT]: cannot read standard input" + limit)
 
 
 if __name__ == "__main__":

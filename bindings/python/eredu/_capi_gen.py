@@ -900,6 +900,20 @@ FUNCTIONS = {
     "eredu_buffer_free": (None, [
         ctypes.c_void_p,  # buffer
     ]),
+    "eredu_read_file": (eredu_status, [
+        ctypes.c_char_p,  # path
+        ctypes.c_size_t,  # max_bytes
+        P(ctypes.c_void_p),  # out
+        P(ctypes.c_size_t),  # length
+        P(P(eredu_error)),  # error
+    ]),
+    "eredu_quote": (eredu_status, [
+        ctypes.c_char_p,  # text
+        ctypes.c_size_t,  # text_length
+        P(ctypes.c_void_p),  # out
+        P(ctypes.c_size_t),  # length
+        P(P(eredu_error)),  # error
+    ]),
     # eredu/format.h
     "eredu_linear_format_init": (eredu_status, [
         P(eredu_linear_format),  # format

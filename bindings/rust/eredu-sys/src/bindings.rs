@@ -505,6 +505,24 @@ extern "C" {
 extern "C" {
     pub fn eredu_buffer_free(buffer: *mut ::std::os::raw::c_void);
 }
+extern "C" {
+    pub fn eredu_read_file(
+        path: *const ::std::os::raw::c_char,
+        max_bytes: usize,
+        out: *mut *mut ::std::os::raw::c_char,
+        length: *mut usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
+extern "C" {
+    pub fn eredu_quote(
+        text: *const ::std::os::raw::c_char,
+        text_length: usize,
+        out: *mut *mut ::std::os::raw::c_char,
+        length: *mut usize,
+        error: *mut *mut eredu_error,
+    ) -> eredu_status;
+}
 #[repr(C)]
 #[derive(Debug, Copy, Clone)]
 pub struct eredu_linear_format {
