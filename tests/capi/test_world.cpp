@@ -509,7 +509,17 @@ TEST_SUITE("capi.world") {
     CHECK(error.message() == "cancelled by the progress callback after 3 of 8 ranks");
     CHECK(stop.calls.size() == 3);
 
-    // eredu_check_json takes the same options.
+    // eredu_check_json takes the same options and plans each rank once: the
+    // command's table is written from that one document.
+    Counter check_all;
+    options.progress_data = &check_all;
+    REQUIRE(eredu_check_json(layered.get(), &topology, &options, nullptr, &out, nullptr,
+                             error.slot()) == EREDU_OK);
+    eredu_buffer_free(out);
+    REQUIRE(check_all.calls.size() == 8);
+    for (std::size_t i = 0; i < 8; ++i) {
+      CHECK(check_all.calls[i] == std::pair<std::uint64_t, std::uint64_t>{i + 1, 8});
+    }
     Counter check_stop;
     check_stop.stop_after = 1;
     options.progress_data = &check_stop;
