@@ -49,8 +49,9 @@ JsonWriter& JsonWriter::end_array() {
 
 JsonWriter& JsonWriter::key(std::string_view name) {
   before_value();
-  append_escaped(name);
-  out_ += ':';
+  out_ += '"';
+  out_ += name;
+  out_ += "\":";
   after_key_ = true;
   return *this;
 }
@@ -58,6 +59,14 @@ JsonWriter& JsonWriter::key(std::string_view name) {
 JsonWriter& JsonWriter::string(std::string_view text) {
   before_value();
   append_escaped(text);
+  return *this;
+}
+
+JsonWriter& JsonWriter::word(std::string_view text) {
+  before_value();
+  out_ += '"';
+  out_ += text;
+  out_ += '"';
   return *this;
 }
 

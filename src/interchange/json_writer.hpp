@@ -34,10 +34,16 @@ class JsonWriter {
   JsonWriter& end_object();
   JsonWriter& begin_array();
   JsonWriter& end_array();
-  /// An object member's name; the next call writes its value.
+  /// An object member's name, one of a schema's field names: printable
+  /// ASCII without `"` or `\`, written as it is (no escaping, no UTF-8
+  /// check: callers pass literals). The next call writes its value.
   JsonWriter& key(std::string_view name);
 
+  /// Any text, escaped; ill-formed UTF-8 is written with U+FFFD.
   JsonWriter& string(std::string_view text);
+  /// A string value that is one of a schema's words (an enum's name):
+  /// printable ASCII without `"` or `\`, written as it is.
+  JsonWriter& word(std::string_view text);
   JsonWriter& uint(std::uint64_t value);
   JsonWriter& boolean(bool value);
   JsonWriter& null();

@@ -19,7 +19,7 @@ void append_range(JsonWriter& writer, const IndexRange& range) {
 }
 
 void append_placement(JsonWriter& writer, const TensorPlacement& placement) {
-  writer.begin_object().key("kind").string(placement_kind_name(placement.kind));
+  writer.begin_object().key("kind").word(placement_kind_name(placement.kind));
   switch (placement.kind) {
     case PlacementKind::Replicated:
     case PlacementKind::Local:
@@ -53,7 +53,7 @@ void append_placement(JsonWriter& writer, const TensorPlacement& placement) {
 void append_tensor_head(JsonWriter& writer, const LocalTensorLayout& tensor) {
   writer.key("target").string(tensor.target());
   writer.key("logical_name").string(tensor.logical_name());
-  writer.key("role").string(role_name(tensor.role()));
+  writer.key("role").word(role_name(tensor.role()));
   writer.key("global_shape");
   append_shape(writer, tensor.global_shape());
 }

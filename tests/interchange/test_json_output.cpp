@@ -26,11 +26,12 @@ TEST_CASE("JsonWriter writes compact JSON with commas and minimal escapes") {
   writer.key("d").uint_or_null(7);
   writer.key("e").begin_object().key("f").begin_object().end_object().end_object();
   writer.key("s").string(std::string("q\"\\/\b\f\n\r\t\x01\x1f\x7f\0", 13) + "caf\xc3\xa9");
+  writer.key("w").word("column_parallel");
   writer.end_object();
-  CHECK(
-      out ==
-      "prefix:{\"a\":0,\"b\":[18446744073709551615,null,true,false,[],{}],\"c\":null,\"d\":7,"
-      "\"e\":{\"f\":{}},\"s\":\"q\\\"\\\\/\\b\\f\\n\\r\\t\\u0001\\u001f\x7f\\u0000caf\xc3\xa9\"}");
+  CHECK(out ==
+        "prefix:{\"a\":0,\"b\":[18446744073709551615,null,true,false,[],{}],\"c\":null,\"d\":7,"
+        "\"e\":{\"f\":{}},\"s\":\"q\\\"\\\\/\\b\\f\\n\\r\\t\\u0001\\u001f\x7f\\u0000caf\xc3\xa9\","
+        "\"w\":\"column_parallel\"}");
 
   std::string empty;
   JsonWriter(empty).begin_array().end_array();
