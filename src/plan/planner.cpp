@@ -78,20 +78,33 @@ Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>
                                    const ParallelTopology& topology, std::uint64_t rank,
                                    ShardingPolicy policy, unsigned threads,
                                    const CompanionVerdicts* verdicts) {
+  LocalModelLayout layout;
+  EREDU_TRY(plan_rank_into(model, topology, rank, policy, threads, verdicts, layout));
+  return layout;
+}
+
+Result<void> plan_rank_into(const std::shared_ptr<const ModelDescription>& model,
+                            const ParallelTopology& topology, std::uint64_t rank,
+                            ShardingPolicy policy, unsigned threads,
+                            const CompanionVerdicts* verdicts, LocalModelLayout& layout) {
   EREDU_TRY(rank_topology, ParallelRankTopology::create(topology, rank));
   // A preflight error is reported after the groups' errors (docs/interchange.md,
   // "Planning errors"): the groups are still resolved, without ownership.
   auto ranges = rank_topology.local_ranges(model->info().layers, model->info().experts);
 
-  LocalModelLayout layout;
   layout.model = model;
   layout.topology = rank_topology.topology();
   layout.rank = rank;
   layout.coordinates = rank_topology.coordinates();
   layout.policy = policy;
+  // Every entry is written by the planners (plan_group): a reused one keeps
+  // only its memory.
   layout.tensors.resize(model->tensor_count());
+  layout.totals = LayoutTotals{};
   layout.totals.global_bytes = model->global_bytes();
   layout.totals.unknown_bytes_tensors = model->unknown_bytes_tensors();
+  layout.fell_back_groups.clear();
+  layout.experts.reset();
 
   // More threads than the hardware has only cost memory.
   const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
@@ -139,7 +152,7 @@ Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>
   }
   EREDU_TRY(experts, rank_experts(layout));
   layout.experts = experts;
-  return layout;
+  return outcome::success();
 }
 
 Result<std::vector<std::optional<std::uint64_t>>> owned_group_bytes(

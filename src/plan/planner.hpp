@@ -40,6 +40,16 @@ Result<LocalModelLayout> plan_rank(const std::shared_ptr<const ModelDescription>
                                    ShardingPolicy policy, unsigned threads = 0,
                                    const CompanionVerdicts* verdicts = nullptr);
 
+/// plan_rank writing its layout into `layout`, whose memory is reused: a
+/// caller planning many ranks of one description (a world, a plan file)
+/// allocates and clears a layout's tensor entries once instead of once per
+/// rank. Every field of `layout` is replaced on success; on failure it holds
+/// no plan (only its memory is worth keeping). Errors: plan_rank's.
+Result<void> plan_rank_into(const std::shared_ptr<const ModelDescription>& model,
+                            const ParallelTopology& topology, std::uint64_t rank,
+                            ShardingPolicy policy, unsigned threads,
+                            const CompanionVerdicts* verdicts, LocalModelLayout& layout);
+
 /// Whether the rank owns a group of scope `scope` (docs/planning.md,
 /// "Ownership"), given its layer and expert ranges (local_ranges).
 bool owns_scope(const GroupScope& scope, const ParallelRankTopology& rank,

@@ -313,6 +313,7 @@ Result<void> RankPlanner::plan_group(std::uint32_t group_index, std::uint32_t fi
     entry.group = &group;
     entry.member = &members[i];
     entry.fell_back_to_replication = resolved->fell_back;
+    clear_selection(entry);
     if (owned) {
       EREDU_TRY(place_held(entry, *resolved, i));
     } else {
@@ -320,6 +321,17 @@ Result<void> RankPlanner::plan_group(std::uint32_t group_index, std::uint32_t fi
     }
   }
   return outcome::success();
+}
+
+// Resets what a placement sets in `entry`, which may hold another rank's
+// (plan_rank_into reuses layouts); local_shape keeps its memory.
+void RankPlanner::clear_selection(LocalTensorLayout& entry) {
+  entry.local_shape.clear();
+  entry.logical_range.reset();
+  entry.kv_head_copies = 1;
+  entry.padding_rows = 0;
+  entry.expert_range.reset();
+  entry.local_bytes.reset();
 }
 
 // The entry of a tensor this rank omits.

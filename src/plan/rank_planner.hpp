@@ -73,6 +73,7 @@ class RankPlanner {
   Result<std::optional<IndexRange>> stacked_expert_range(const ParameterMemberSpec& member) const;
 
   Result<void> plan_group(std::uint32_t group_index, std::uint32_t first_flat);
+  static void clear_selection(LocalTensorLayout& entry);
   void place_omitted(LocalTensorLayout& entry);
   Result<void> place_held(LocalTensorLayout& entry, const Resolution& resolved, std::size_t i);
   Result<void> add_local_bytes(LocalTensorLayout& entry);

@@ -42,7 +42,6 @@ class WorldPlanner {
     std::uint64_t rank = 0;
     try {
       for (std::uint64_t group = next_group_++; group < group_count(); group = next_group_++) {
-        layouts.clear();  // drop the previous group's layouts before planning more
         if (!plan_group(group, layouts, rank)) continue;
         auto checked = check_tensor_parallel_group(*model_, topology_, layouts, problems);
         if (!checked) record(layouts.front().rank, std::move(checked).error());
@@ -58,10 +57,12 @@ class WorldPlanner {
   }
 
  private:
-  // Plans the T ranks of `group` into `layouts`; false when one failed or a
-  // lower rank already did (its error wins, so this group need not finish).
+  // Plans the T ranks of `group` into `layouts`, reusing the previous
+  // group's memory; false when one failed or a lower rank already did (its
+  // error wins, so this group need not finish).
   bool plan_group(std::uint64_t group, std::vector<LocalModelLayout>& layouts,
                   std::uint64_t& rank) {
+    layouts.resize(topology_.tensor());
     const std::uint64_t experts = topology_.expert();
     const std::uint64_t stages = topology_.pipeline();
     ParallelCoordinates coordinates;
@@ -77,23 +78,23 @@ class WorldPlanner {
       }
       rank = global.value();
       if (failed_below(rank)) return false;
-      auto layout = plan_rank(model_, topology_, rank, policy_, 1, &verdicts_);
-      if (!layout) {
-        record(rank, std::move(layout).error());
+      LocalModelLayout& layout = layouts[t];
+      auto planned = plan_rank_into(model_, topology_, rank, policy_, 1, &verdicts_, layout);
+      if (!planned) {
+        record(rank, std::move(planned).error());
         return false;
       }
       if (options_.visit) {
-        if (auto visited = options_.visit(layout.value()); !visited) {
+        if (auto visited = options_.visit(layout); !visited) {
           record(rank, std::move(visited).error());
           return false;
         }
       }
       RankSummary& summary = summaries_[rank];
       summary.rank = rank;
-      summary.coordinates = layout.value().coordinates;
-      summary.totals = layout.value().totals;
-      summary.fell_back_groups = layout.value().fell_back_groups;
-      layouts.push_back(std::move(layout).value());
+      summary.coordinates = layout.coordinates;
+      summary.totals = layout.totals;
+      summary.fell_back_groups = layout.fell_back_groups;
       if (!report_progress()) return false;
     }
     return true;
