@@ -276,8 +276,9 @@ EREDU_API eredu_status eredu_checkpoint_open(const char *path, eredu_checkpoint 
  *                   eredu_model_free), NULL on failure.
  * @return EREDU_OK; EREDU_E_NULL_ARGUMENT (checkpoint, out);
  *         EREDU_E_INVALID_ARGUMENT (struct_size, a flag other than 0 or 1);
- *         EREDU_E_PARSE (a .safetensors file opened directly: no
- *         configuration describes it); then eredu_model_describe's.
+ *         EREDU_E_PARSE (a .safetensors file opened directly: it holds
+ *         no configuration; the message says to describe the model's
+ *         folder or load a description); then eredu_model_describe's.
  * Thread-safe: one checkpoint may be described from several threads.
  */
 EREDU_API eredu_status eredu_checkpoint_describe(const eredu_checkpoint *checkpoint,

@@ -79,8 +79,8 @@ EREDU_API eredu_status eredu_read_file(const char *path, size_t max_bytes, char 
                                        size_t *length, eredu_error **error);
 
 /**
- * `text` quoted as the library's messages quote names and paths (as Rust's
- * `{:?}` prints a string): in double quotes, `"` and `\` escaped, `\n`,
+ * `text` quoted as the library's messages quote names (in the style of
+ * Rust's `{:?}`): in double quotes, `"` and `\` escaped, `\n`,
  * `\t`, `\r` and `\0` as such, other control characters as `\u{1b}`, a
  * byte that is not UTF-8 as `\u{fffd}`; any other character as it is
  * (docs/interchange.md, "Errors and exit codes").

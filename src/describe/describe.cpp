@@ -185,7 +185,12 @@ Result<std::shared_ptr<const ModelDescription>> describe_model_dir(const std::st
 Result<std::shared_ptr<const ModelDescription>> describe_checkpoint(
     const Checkpoint& checkpoint, const DescribeOptions& options) {
   if (checkpoint.gguf) return describe_gguf(checkpoint, options);
-  if (checkpoint.root.empty()) return not_a_model(checkpoint.files.front());
+  if (checkpoint.root.empty()) {
+    return failf(Status::Parse,
+                 "{}: a safetensors file holds no configuration to describe its model; describe "
+                 "the model's folder, or load a description of it (eredu.groups.v1)",
+                 checkpoint.files.front());
+  }
   return describe_folder(checkpoint.root, options, &checkpoint);
 }
 

@@ -101,7 +101,8 @@ TEST_CASE("a safetensors file opened directly has no configuration to describe")
   CHECK(described.error().code == Status::Parse);
   CHECK(described.error().message ==
         test::example_file(test::kLora) +
-            ": not a GGUF file (it does not start with \"GGUF\") and not a model folder");
+            ": a safetensors file holds no configuration to describe its model; describe the "
+            "model's folder, or load a description of it (eredu.groups.v1)");
 }
 
 TEST_CASE("a malformed metadata.total_size fails describing, not opening") {
