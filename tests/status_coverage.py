@@ -19,7 +19,8 @@ import re
 import sys
 
 # Codes the library defines but no call can return: documented in
-# docs/status.md, kept because the numbers mirror the seeds' error enums.
+# docs/status.md, kept because the numbers mirror the reference runtime's
+# error enums.
 UNREACHABLE = {
     "EREDU_E_INTERNAL": "a bug: an exception or a failed invariant at the C boundary",
     "EREDU_E_SUBGROUP_IDENTITY": "subgroup members are built from the rank's own coordinates",
