@@ -27,8 +27,11 @@ eredu_status eredu_read_file(const char* path, size_t max_bytes, char** out, siz
         EREDU_TRY(require(length, "length"));
         const std::string file(where);
         const std::string shown = file == "-" ? "standard input" : debug_quoted(file);
-        EREDU_TRY(text, read_bounded_file(file, shown, max_bytes));
-        return buffer_out(text, out, length);
+        EREDU_TRY(bytes, read_bounded_file(file, shown, max_bytes));
+        const std::size_t size = bytes.size();
+        *out = bytes.release();
+        *length = size;
+        return outcome::success();
       },
       out, length);
 }
