@@ -82,6 +82,14 @@ TEST_CASE("eredu_read_file reads every byte, up to and including the bound") {
   CHECK(read_file(file.path.c_str(), 0).status == EREDU_E_INVALID_ARGUMENT);
 }
 
+TEST_CASE("eredu_read_file reads a file larger than its first allocation exactly") {
+  std::string bytes(300000, '\0');
+  for (std::size_t i = 0; i < bytes.size(); ++i) bytes[i] = static_cast<char>(i * 7 + i / 251);
+  const TempFile file(bytes);
+  CHECK(read_file(file.path.c_str(), bytes.size()).bytes == bytes);
+  CHECK(read_file(file.path.c_str(), bytes.size() - 1).status == EREDU_E_INVALID_ARGUMENT);
+}
+
 TEST_CASE("eredu_read_file: a device that never ends is cut off at the bound") {
   const Read zeros = read_file("/dev/zero", 1 << 20);
   CHECK(zeros.status == EREDU_E_INVALID_ARGUMENT);
