@@ -91,16 +91,18 @@ Result<WeightIndex> read_weight_index(const std::string& dir) {
     return failf(Status::Parse, "{}: weight_map must be an object", path);
   }
   // nlohmann objects iterate in key order: the names come sorted byte-wise.
+  std::vector<const std::string*> values;  // each name's shard, nullptr when invalid
   index.names.reserve(map->size());
+  values.reserve(map->size());
   for (const auto& entry : map->items()) {
-    if (const std::string* shard = shard_name(entry.value())) index.shards.push_back(*shard);
+    index.names.push_back(entry.key());
+    values.push_back(shard_name(entry.value()));
+    if (values.back() != nullptr) index.shards.push_back(*values.back());
   }
   std::sort(index.shards.begin(), index.shards.end());
   index.shards.erase(std::unique(index.shards.begin(), index.shards.end()), index.shards.end());
-  index.shard_of.reserve(map->size());
-  for (const auto& entry : map->items()) {
-    index.names.push_back(entry.key());
-    const std::string* shard = shard_name(entry.value());
+  index.shard_of.reserve(values.size());
+  for (const std::string* shard : values) {
     index.shard_of.push_back(
         shard == nullptr ? WeightIndex::kNoShard
                          : static_cast<std::uint32_t>(

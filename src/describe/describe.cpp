@@ -36,13 +36,6 @@ std::string folder_name(const std::string& dir) {
   return path.filename().string();
 }
 
-Error not_a_model(const std::string& path) {
-  return Error{Status::Parse,
-               fmt::format("{}: not a GGUF file (it does not start with \"GGUF\") and not a "
-                           "model folder",
-                           path)};
-}
-
 // What a folder's description is checked against: its checkpoint, when its
 // files are on disk, and its weight index.
 struct FolderFiles {
@@ -198,7 +191,11 @@ Result<std::shared_ptr<const ModelDescription>> describe_model(const std::string
                                                                const DescribeOptions& options) {
   std::error_code ignored;
   if (std::filesystem::is_regular_file(path, ignored)) {
-    if (!is_gguf_file(path)) return not_a_model(path);
+    if (!is_gguf_file(path)) {
+      return failf(Status::Parse,
+                   "{}: not a GGUF file (it does not start with \"GGUF\") and not a model folder",
+                   path);
+    }
     EREDU_TRY(checkpoint, open_checkpoint(path));
     return describe_gguf(checkpoint, options);
   }
