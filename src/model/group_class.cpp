@@ -7,7 +7,6 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 
 namespace eredu {
 namespace {
@@ -69,41 +68,29 @@ std::vector<LinearFormatSpec> format_shapes(const ParameterGroupSpec& group) {
   return out;
 }
 
-struct SignatureHash {
-  std::size_t operator()(const std::vector<std::uint64_t>& signature) const {
-    return std::hash<std::string_view>{}(std::string_view(
-        reinterpret_cast<const char*>(signature.data()), signature.size() * sizeof(std::uint64_t)));
-  }
-};
-
 }  // namespace
 
-std::vector<std::uint32_t> group_classes(const std::vector<ParameterGroupSpec>& groups) {
-  std::unordered_map<std::vector<std::uint64_t>, std::vector<std::uint32_t>, SignatureHash> buckets;
-  std::vector<std::vector<LinearFormatSpec>> formats;  // by class
-  std::vector<std::uint32_t> out;
-  out.reserve(groups.size());
-  std::vector<std::uint64_t> signature;  // reused: a known signature allocates nothing
-  for (const ParameterGroupSpec& group : groups) {
-    std::vector<LinearFormatSpec> shapes = format_shapes(group);
-    signature.clear();
-    push_signature(signature, group);
-    auto found = buckets.find(signature);
-    if (found == buckets.end())
-      found = buckets.emplace(signature, std::vector<std::uint32_t>{}).first;
-    std::vector<std::uint32_t>& bucket = found->second;
-    auto same = std::find_if(bucket.begin(), bucket.end(),
-                             [&](std::uint32_t c) { return formats[c] == shapes; });
-    if (same != bucket.end()) {
-      out.push_back(*same);
-      continue;
-    }
-    const auto id = static_cast<std::uint32_t>(formats.size());
-    formats.push_back(std::move(shapes));
-    bucket.push_back(id);
-    out.push_back(id);
-  }
-  return out;
+std::size_t GroupClassifier::SignatureHash::operator()(
+    const std::vector<std::uint64_t>& signature) const {
+  return std::hash<std::string_view>{}(std::string_view(
+      reinterpret_cast<const char*>(signature.data()), signature.size() * sizeof(std::uint64_t)));
+}
+
+std::uint32_t GroupClassifier::classify(const ParameterGroupSpec& group) {
+  std::vector<LinearFormatSpec> shapes = format_shapes(group);
+  signature_.clear();
+  push_signature(signature_, group);
+  auto found = buckets_.find(signature_);
+  if (found == buckets_.end())
+    found = buckets_.emplace(signature_, std::vector<std::uint32_t>{}).first;
+  std::vector<std::uint32_t>& bucket = found->second;
+  auto same = std::find_if(bucket.begin(), bucket.end(),
+                           [&](std::uint32_t c) { return formats_[c] == shapes; });
+  if (same != bucket.end()) return *same;
+  const auto id = static_cast<std::uint32_t>(formats_.size());
+  formats_.push_back(std::move(shapes));
+  bucket.push_back(id);
+  return id;
 }
 
 }  // namespace eredu

@@ -3,9 +3,6 @@
 
 #include "model/model.hpp"
 
-#include "model/group_class.hpp"
-#include "model/target_order.hpp"
-
 #include <fmt/ranges.h>
 
 #include <algorithm>
@@ -75,9 +72,11 @@ Result<void> ModelBuilder::check_scope(const ParameterGroupSpec& group) const {
 }
 
 void ModelBuilder::reserve(std::size_t groups, std::size_t members) {
-  model_->groups_.reserve(groups);
-  model_->members_.reserve(members);
-  targets_.reserve(members);
+  model_->groups_.reserve(model_->groups_.size() + groups);
+  model_->group_classes_.reserve(model_->group_classes_.size() + groups);
+  model_->members_.reserve(model_->members_.size() + members);
+  targets_.reserve(model_->members_.size() + members);
+  order_.reserve(members);
 }
 
 Result<void> ModelBuilder::add_group(ParameterGroupSpec group) {
@@ -89,14 +88,14 @@ Result<void> ModelBuilder::add_group(ParameterGroupSpec group) {
     return fail(Status::InvalidArgument, "a model description holds at most 2^32 - 1 tensors");
   }
   // Hashed first, so that the index's slots load while the bytes are added.
-  std::vector<std::uint32_t> hashes;
-  hashes.reserve(members.size());
+  std::vector<std::uint32_t>& hashes = hashes_scratch_;
+  hashes.clear();
   for (const ParameterMemberSpec& member : members) {
     hashes.push_back(TargetIndex::hash(member.target()));
     targets_.prefetch(hashes.back());
   }
-  std::vector<std::optional<std::uint64_t>> bytes;
-  bytes.reserve(members.size());
+  std::vector<std::optional<std::uint64_t>>& bytes = bytes_scratch_;
+  bytes.clear();
   std::uint64_t total = model.global_bytes_;
   for (const ParameterMemberSpec& member : members) {
     EREDU_TRY(member_total, member_bytes(member));
@@ -121,11 +120,13 @@ Result<void> ModelBuilder::add_group(ParameterGroupSpec group) {
   // Everything is checked: commit. The group's member storage does not move
   // again, so the target views below stay valid.
   const auto group_index = static_cast<std::uint32_t>(model.groups_.size());
+  model.group_classes_.push_back(classifier_.classify(group));
   model.groups_.push_back(std::move(group));
   const auto& stored = model.groups_.back().members();
   for (std::uint32_t i = 0; i < stored.size(); ++i) {
     model.members_.push_back(MemberEntry{group_index, i, bytes[i]});
     targets_.insert(static_cast<std::uint32_t>(model.members_.size() - 1), hashes[i]);
+    order_.add(stored[i].target());
     if (!bytes[i]) model.unknown_bytes_tensors_ += 1;
   }
   model.global_bytes_ = total;
@@ -135,17 +136,12 @@ Result<void> ModelBuilder::add_group(ParameterGroupSpec group) {
 Result<std::shared_ptr<const ModelDescription>> ModelBuilder::finish() && {
   ModelDescription& model = *model_;
   const auto count = static_cast<std::uint32_t>(model.members_.size());
-  std::vector<std::string_view> targets;
-  targets.reserve(count);
-  for (std::uint32_t i = 0; i < count; ++i) targets.push_back(model.member(i).target());
-  model.by_target_ = order_by_target(targets);
+  model.by_target_ = std::move(order_).order();
   model.position_of_.resize(count);
   for (std::uint32_t position = 0; position < count; ++position) {
     model.position_of_[model.by_target_[position]] = position;
   }
-  model.group_classes_ = group_classes(model.groups_);
-  for (std::uint32_t id : model.group_classes_)
-    model.class_count_ = std::max(model.class_count_, id + 1);
+  model.class_count_ = classifier_.class_count();
   targets_.clear();
   return std::shared_ptr<const ModelDescription>(std::move(model_));
 }

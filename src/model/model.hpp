@@ -14,7 +14,9 @@
 
 #include "core/result.hpp"
 #include "model/group.hpp"
+#include "model/group_class.hpp"
 #include "model/target_index.hpp"
+#include "model/target_order.hpp"
 
 namespace eredu {
 
@@ -49,7 +51,7 @@ class ModelDescription {
     return groups_[entry.group].members()[entry.member];
   }
   std::size_t tensor_count() const { return members_.size(); }
-  /// Each group's class (group_classes): groups of one class plan alike.
+  /// Each group's class (GroupClassifier): groups of one class plan alike.
   const std::vector<std::uint32_t>& group_classes() const { return group_classes_; }
   /// The number of classes: one more than the largest of group_classes.
   std::uint32_t class_count() const { return class_count_; }
@@ -78,8 +80,8 @@ class ModelBuilder {
   /// Errors: InvalidArgument when `layers` is 0 (experts 0 means absent).
   static Result<ModelBuilder> create(ModelInfo info);
 
-  /// Room for `groups` groups and `members` members in all, so that adding
-  /// that many reallocates nothing.
+  /// Room for `groups` more groups and `members` more members, so that
+  /// adding that many reallocates nothing.
   void reserve(std::size_t groups, std::size_t members);
 
   /// Checks, in order: the scope lies inside `layers` / `experts` when those
@@ -102,6 +104,11 @@ class ModelBuilder {
   explicit ModelBuilder(ModelInfo info);
   std::unique_ptr<ModelDescription> model_;
   TargetIndex targets_;
+  TargetOrder order_;
+  GroupClassifier classifier_;
+  // Per-group scratch of add_group, reused so that a group allocates nothing.
+  std::vector<std::uint32_t> hashes_scratch_;
+  std::vector<std::optional<std::uint64_t>> bytes_scratch_;
 };
 
 }  // namespace eredu

@@ -7,12 +7,14 @@
 #include <bit>
 #include <utility>
 
+#include <xxhash.h>
+
 namespace eredu {
 
 // 32 bits: a table of more than 2^32 slots probes from its first 2^32 only,
 // which stays correct.
 std::uint32_t TargetIndex::hash(std::string_view target) {
-  const std::size_t full = std::hash<std::string_view>{}(target);
+  const XXH64_hash_t full = XXH3_64bits(target.data(), target.size());
   return static_cast<std::uint32_t>(full ^ (full >> 32));
 }
 

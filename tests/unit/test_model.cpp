@@ -112,3 +112,23 @@ TEST_CASE("targets are ordered byte-wise, whatever their lengths and shared pref
             [&](std::uint32_t a, std::uint32_t b) { return views[a] < views[b]; });
   CHECK(order_by_target(views) == expected);
 }
+
+TEST_CASE("targets added one at a time are ordered across runs") {
+  // Three runs, the last one short: every merge pass pairs runs and passes
+  // one on whole. Each run holds targets that sort before the earlier runs'.
+  const std::size_t count = 2 * TargetOrder::kRun + 123;
+  std::vector<std::string> targets;
+  targets.reserve(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    targets.push_back(fmt::format("model.layers.{}.mlp.experts.{}.w", count - i, i % 97));
+  }
+  TargetOrder order;
+  order.reserve(count);
+  for (const std::string& target : targets) order.add(target);
+  std::vector<std::uint32_t> expected(count);
+  for (std::uint32_t i = 0; i < expected.size(); ++i) expected[i] = i;
+  std::sort(expected.begin(), expected.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return targets[a] < targets[b]; });
+  CHECK(std::move(order).order() == expected);
+  CHECK(std::move(TargetOrder()).order().empty());
+}
