@@ -105,7 +105,10 @@ EREDU_API eredu_status eredu_model_new(const eredu_model_info *info,
  *         EREDU_E_UNSUPPORTED_VERSION (eredu.groups.v<N> other than v1);
  *         EREDU_E_INVALID_GROUP; EREDU_E_INVALID_FORMAT;
  *         EREDU_E_INVALID_TENSOR; EREDU_E_OUT_OF_MEMORY.
- * Thread-safe.
+ * Thread-safe. A document of at least 64 groups whose `model` object comes
+ * before its `groups` is built on one helper thread while it is read; the
+ * call joins it before it returns, and loads on the calling thread alone
+ * when no thread can be started (docs/interchange.md, "Load errors").
  */
 EREDU_API eredu_status eredu_model_from_json(const char *text, size_t length, eredu_model **out,
                                              eredu_error **error);

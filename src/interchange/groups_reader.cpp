@@ -71,7 +71,7 @@ std::string missing_field(const Path& path, const FieldTable<Field, N>& fields, 
 // JSON.
 class GroupsReader {
  public:
-  explicit GroupsReader(PaddedInput& input) : input_(input) {}
+  GroupsReader(PaddedInput& input, GroupsConsumer& consumer) : input_(input), consumer_(consumer) {}
 
   Result<GroupsDocument> read() &&;
 
@@ -83,9 +83,15 @@ class GroupsReader {
   Read<void> read_members(od::value value, const Path& path, FirstError& group_error);
   Read<void> read_member(od::value value, const Path& path, FirstError& group_error);
   Read<void> check_schema() const;
+  // No structure error and no failed group construction so far: groups
+  // read from here on may still make the model.
+  bool can_load() const {
+    return !top_error_ && !model_error_ && !groups_error_ && !document_.group_error;
+  }
   void release_consumed(od::value& value);
 
   PaddedInput& input_;
+  GroupsConsumer& consumer_;
   std::optional<std::string> schema_;
   FirstError top_error_;
   FirstError model_error_;
@@ -135,8 +141,11 @@ Read<void> GroupsReader::read_root(od::document& document) {
             if (text) schema_.emplace(*text);
             return outcome::success();
           }
-          case RootField::Model:
-            return read_model(field_value, path);
+          case RootField::Model: {
+            EREDU_TRY(read_model(field_value, path));
+            if (can_load() && !groups_seen_) consumer_.model(document_.info);
+            return outcome::success();
+          }
           case RootField::Groups:
             return read_groups(field_value, path);
         }
@@ -306,7 +315,7 @@ Read<void> GroupsReader::read_group(od::value value, const Path& path) {
     groups_error_.note(kObjectRank, error.take());
     return outcome::success();
   }
-  if (document_.group_error) return outcome::success();
+  if (!can_load()) return outcome::success();
   std::vector<ParameterMemberSpec> members(std::make_move_iterator(members_scratch_.begin()),
                                            std::make_move_iterator(members_scratch_.end()));
   members_scratch_.clear();
@@ -327,14 +336,10 @@ Read<void> GroupsReader::read_group(od::value value, const Path& path) {
     document_.group_error = std::move(group).error();
     return outcome::success();
   }
-  if (!formats_scratch_.empty()) {
-    document_.formats.emplace_back(
-        document_.groups.size(),
-        std::vector<MemberFormat>(std::make_move_iterator(formats_scratch_.begin()),
-                                  std::make_move_iterator(formats_scratch_.end())));
-    formats_scratch_.clear();
-  }
-  document_.groups.push_back(std::move(group).value());
+  std::vector<MemberFormat> formats(std::make_move_iterator(formats_scratch_.begin()),
+                                    std::make_move_iterator(formats_scratch_.end()));
+  formats_scratch_.clear();
+  consumer_.group(std::move(group).value(), std::move(formats));
   return outcome::success();
 }
 
@@ -419,7 +424,7 @@ Read<void> GroupsReader::read_member(od::value value, const Path& path, FirstErr
                missing_field(path, kMemberFields, MemberField::Sharding));
   }
   // Specs are only built while the whole document can still load.
-  if (error || group_error || groups_error_ || document_.group_error) {
+  if (error || group_error || !can_load()) {
     group_error.note(kObjectRank, error.take());
     return outcome::success();
   }
@@ -433,8 +438,8 @@ Read<void> GroupsReader::read_member(od::value value, const Path& path, FirstErr
 
 }  // namespace
 
-Result<GroupsDocument> read_groups_document(PaddedInput& input) {
-  return GroupsReader(input).read();
+Result<GroupsDocument> read_groups_document(PaddedInput& input, GroupsConsumer& consumer) {
+  return GroupsReader(input, consumer).read();
 }
 
 }  // namespace eredu

@@ -7,7 +7,6 @@
 
 #include <cstddef>
 #include <optional>
-#include <utility>
 #include <vector>
 
 #include "core/result.hpp"
@@ -23,21 +22,34 @@ struct MemberFormat {
   FormatDeclaration declaration;
 };
 
-/// What a valid document holds, for step 4 to build.
-struct GroupsDocument {
-  ModelInfo info;
-  /// The groups up to the first whose ParameterGroupSpec construction
-  /// failed, which is `group_error`.
-  std::vector<ParameterGroupSpec> groups;
-  std::optional<Error> group_error;
-  /// The `format` declarations of the groups that have any, by group index
-  /// (ascending); empty for descriptions without formats.
-  std::vector<std::pair<std::size_t, std::vector<MemberFormat>>> formats;
+/// Receives a document's groups while it is read, in document order. The
+/// reader calls it from the thread that reads.
+class GroupsConsumer {
+ public:
+  virtual ~GroupsConsumer() = default;
+  /// The `model` object, once it has been read without a structure error
+  /// and before any group: groups may be built from here on.
+  virtual void model(const ModelInfo& info) = 0;
+  /// The next group whose ParameterGroupSpec construction succeeded, with
+  /// its members' `format` declarations (empty for most groups). Only
+  /// called while the document can still load: no structure error so far
+  /// and no failed construction before it.
+  virtual void group(ParameterGroupSpec group, std::vector<MemberFormat> formats) = 0;
 };
 
-/// Reads `input` and reports steps 1 to 3 (Parse, UnsupportedVersion,
-/// OutOfMemory). Releases the input's pages as it reads them
-/// (PaddedInput::release_before); nothing returned points into it.
-Result<GroupsDocument> read_groups_document(PaddedInput& input);
+/// What a valid document holds besides its groups.
+struct GroupsDocument {
+  ModelInfo info;
+  /// The construction error of the first group whose ParameterGroupSpec
+  /// could not be built; the consumer got the groups before it.
+  std::optional<Error> group_error;
+};
+
+/// Reads `input`, handing `consumer` the groups, and reports steps 1 to 3
+/// (Parse, UnsupportedVersion, OutOfMemory); the groups it handed over are
+/// only a model's when it succeeds. Releases the input's pages as it reads
+/// them (PaddedInput::release_before); nothing handed over or returned
+/// points into it.
+Result<GroupsDocument> read_groups_document(PaddedInput& input, GroupsConsumer& consumer);
 
 }  // namespace eredu

@@ -4,7 +4,8 @@
 // The thread-safety promise of eredu/eredu.h: eight threads share one model
 // handle, plan ranks from it and read their layouts at once, and get what one
 // thread gets alone; the planner's own helper threads (plan options'
-// `threads`) change no result. Run under ThreadSanitizer by scripts/test.
+// `threads`) and the loader's change no result. Run under ThreadSanitizer by
+// scripts/test.
 #include <doctest/doctest.h>
 #include <eredu/eredu.h>
 
@@ -89,9 +90,74 @@ std::string world_json(const eredu_model* model, std::uint32_t threads) {
   return take(text, length);
 }
 
+// `model` as eredu.groups.v1 text, without the final newline.
+std::string model_json(const eredu_model* model) {
+  char* text = nullptr;
+  std::size_t length = 0;
+  REQUIRE(eredu_model_to_json(model, &text, &length, nullptr) == EREDU_OK);
+  std::string json = take(text, length);
+  if (!json.empty() && json.back() == '\n') json.pop_back();
+  return json;
+}
+
+// `text` loaded and written again, or its status and message.
+std::string reload(const std::string& text) {
+  const auto loaded = model_from_json(text);
+  if (loaded.status != EREDU_OK) {
+    return std::to_string(static_cast<int>(loaded.status)) + ": " + loaded.message;
+  }
+  return model_json(loaded.handle.get());
+}
+
+// `text` with its `groups` before its `model`.
+std::string groups_first(const std::string& text) {
+  const std::size_t model_at = text.find(",\"model\":");
+  const std::size_t groups_at = text.find(",\"groups\":");
+  REQUIRE(model_at < groups_at);
+  return text.substr(0, model_at) + text.substr(groups_at, text.size() - 1 - groups_at) +
+         text.substr(model_at, groups_at - model_at) + "}";
+}
+
 }  // namespace
 
 TEST_SUITE("capi.threads") {
+  TEST_CASE("a description loads alike on the loader's helper thread and off it") {
+    // Enough groups for eredu_model_from_json to build them on a helper
+    // thread while it reads; with `model` after `groups` it cannot, and
+    // builds them on the calling thread when reading ends.
+    const Model model = describe("qwen3-1.7b", false);
+    REQUIRE(eredu_model_group_count(model.get()) == 86);
+    const std::string text = model_json(model.get());
+    CHECK(reload(text) == text);
+    CHECK(reload(groups_first(text)) == text);
+
+    // A target of an earlier group, in the last group: found by whichever
+    // thread builds, after every group before it was built.
+    const std::size_t last = text.rfind("{\"name\":");
+    const std::string repeated =
+        text.substr(0, text.size() - 2) + "," + text.substr(last, text.size() - 2 - last) + "]}";
+    const std::string duplicate = std::to_string(EREDU_E_INVALID_GROUP) +
+                                  ": parallel placement target \"model.norm.weight\" was "
+                                  "registered more than once";
+    CHECK(reload(repeated) == duplicate);
+    CHECK(reload(groups_first(repeated)) == duplicate);
+    // A structure error after the groups wins over what was built.
+    const std::string extra = text.substr(0, text.size() - 1) + ",\"extra\":1}";
+    CHECK(reload(extra) == std::to_string(EREDU_E_PARSE) + ": /extra: unknown field");
+
+    std::vector<std::string> loaded(kThreads);
+    std::latch start(kThreads);
+    std::vector<std::thread> threads;
+    for (unsigned i = 0; i < kThreads; ++i) {
+      threads.emplace_back([&, i] {
+        start.arrive_and_wait();
+        loaded[i] = reload(i % 2 == 0 ? text : groups_first(text));
+      });
+    }
+    for (std::thread& thread : threads) thread.join();
+    for (const std::string& each : loaded) CHECK(each == text);
+  }
+
   TEST_CASE("eight threads plan and read layouts of one shared model") {
     const Model model = describe("qwen3-1.7b", false);
     std::vector<std::string> alone(kThreads);
