@@ -125,41 +125,22 @@ void TargetOrder::add(std::string_view target) {
   if (targets_.size() - sorted_.size() >= kRun) sort_pending();
 }
 
+// Sorts the targets added since the last run and merges them into the
+// order so far.
 void TargetOrder::sort_pending() {
   const std::size_t first = sorted_.size();
   const std::vector<std::uint32_t> run =
       order_by_target(std::span<const std::string_view>(targets_).subspan(first));
   for (std::uint32_t index : run) sorted_.push_back(static_cast<std::uint32_t>(first + index));
-  run_ends_.push_back(sorted_.size());
+  const auto middle = sorted_.begin() + static_cast<std::ptrdiff_t>(first);
+  std::inplace_merge(
+      sorted_.begin(), middle, sorted_.end(),
+      [this](std::uint32_t a, std::uint32_t b) { return targets_[a] < targets_[b]; });
 }
 
-// Merges neighbouring runs in pairs until one is left.
 std::vector<std::uint32_t> TargetOrder::order() && {
   if (sorted_.size() < targets_.size()) sort_pending();
-  const auto less = [this](std::uint32_t a, std::uint32_t b) { return targets_[a] < targets_[b]; };
-  std::vector<std::uint32_t> merged(sorted_.size());
-  std::vector<std::size_t> bounds{0};
-  bounds.insert(bounds.end(), run_ends_.begin(), run_ends_.end());
-  while (bounds.size() > 2) {
-    std::vector<std::size_t> next{0};
-    for (std::size_t i = 0; i + 1 < bounds.size(); i += 2) {
-      const auto begin = sorted_.begin() + static_cast<std::ptrdiff_t>(bounds[i]);
-      const auto middle = sorted_.begin() + static_cast<std::ptrdiff_t>(bounds[i + 1]);
-      const auto out = merged.begin() + static_cast<std::ptrdiff_t>(bounds[i]);
-      if (i + 2 < bounds.size()) {
-        const auto end = sorted_.begin() + static_cast<std::ptrdiff_t>(bounds[i + 2]);
-        std::merge(begin, middle, middle, end, out, less);
-        next.push_back(bounds[i + 2]);
-      } else {
-        std::copy(begin, middle, out);
-        next.push_back(bounds[i + 1]);
-      }
-    }
-    sorted_.swap(merged);
-    bounds = std::move(next);
-  }
   targets_ = {};
-  run_ends_ = {};
   return std::move(sorted_);
 }
 

@@ -18,9 +18,10 @@ namespace eredu {
 std::vector<std::uint32_t> order_by_target(std::span<const std::string_view> targets);
 
 /// order_by_target of targets that come one at a time: every run of
-/// kRun targets is sorted when it is complete, so that the order at the
-/// end only sorts the last run and merges the runs. A model builder whose
-/// groups come from a reader on another thread sorts while it reads.
+/// kRun targets is sorted and merged into the order so far when it is
+/// complete, so that the order at the end only sorts and merges the last
+/// run. A model builder whose groups come from a reader on another thread
+/// sorts while it reads.
 class TargetOrder {
  public:
   static constexpr std::size_t kRun = std::size_t{1} << 14;
@@ -38,8 +39,7 @@ class TargetOrder {
   void sort_pending();
 
   std::vector<std::string_view> targets_;
-  std::vector<std::uint32_t> sorted_;  // runs of indices, each in order
-  std::vector<std::size_t> run_ends_;  // where each run of sorted_ ends
+  std::vector<std::uint32_t> sorted_;  // the indices of the runs so far, in order
 };
 
 }  // namespace eredu

@@ -114,8 +114,8 @@ TEST_CASE("targets are ordered byte-wise, whatever their lengths and shared pref
 }
 
 TEST_CASE("targets added one at a time are ordered across runs") {
-  // Three runs, the last one short: every merge pass pairs runs and passes
-  // one on whole. Each run holds targets that sort before the earlier runs'.
+  // Three runs, the last one short, each merged into the order so far.
+  // Each run holds targets that sort before the earlier runs'.
   const std::size_t count = 2 * TargetOrder::kRun + 123;
   std::vector<std::string> targets;
   targets.reserve(count);
