@@ -90,6 +90,21 @@ std::string world_json(const eredu_model* model, std::uint32_t threads) {
   return take(text, length);
 }
 
+// Runs `work(i)` for i in [0, kThreads), each on its own thread, all
+// released at once; returns when all are done.
+template <class Work>
+void at_once(const Work& work) {
+  std::latch start(kThreads);
+  std::vector<std::thread> threads;
+  for (unsigned i = 0; i < kThreads; ++i) {
+    threads.emplace_back([&, i] {
+      start.arrive_and_wait();
+      work(i);
+    });
+  }
+  for (std::thread& thread : threads) thread.join();
+}
+
 // `model` as eredu.groups.v1 text, without the final newline.
 std::string model_json(const eredu_model* model) {
   char* text = nullptr;
@@ -145,16 +160,9 @@ TEST_SUITE("capi.threads") {
     const std::string extra = text.substr(0, text.size() - 1) + ",\"extra\":1}";
     CHECK(reload(extra) == std::to_string(EREDU_E_PARSE) + ": /extra: unknown field");
 
+    const std::string reordered = groups_first(text);
     std::vector<std::string> loaded(kThreads);
-    std::latch start(kThreads);
-    std::vector<std::thread> threads;
-    for (unsigned i = 0; i < kThreads; ++i) {
-      threads.emplace_back([&, i] {
-        start.arrive_and_wait();
-        loaded[i] = reload(i % 2 == 0 ? text : groups_first(text));
-      });
-    }
-    for (std::thread& thread : threads) thread.join();
+    at_once([&](unsigned i) { loaded[i] = reload(i % 2 == 0 ? text : reordered); });
     for (const std::string& each : loaded) CHECK(each == text);
   }
 
@@ -179,18 +187,12 @@ TEST_SUITE("capi.threads") {
     std::vector<std::string> neighbour(kThreads);
     std::vector<std::size_t> found(kThreads);
     std::vector<std::string> worlds(kThreads);
-    std::latch start(kThreads);
-    std::vector<std::thread> threads;
-    for (unsigned rank = 0; rank < kThreads; ++rank) {
-      threads.emplace_back([&, rank] {
-        start.arrive_and_wait();
-        own[rank] = layout_json(model.get(), kTensor, kPipeline, rank, 1);
-        neighbour[rank] = layout_json(model.get(), kTensor, kPipeline, (rank + 1) % kThreads, 3);
-        found[rank] = found_by_target(model.get(), rank);
-        worlds[rank] = world_json(model.get(), rank % 2 == 0 ? 2 : 1);
-      });
-    }
-    for (std::thread& thread : threads) thread.join();
+    at_once([&](unsigned rank) {
+      own[rank] = layout_json(model.get(), kTensor, kPipeline, rank, 1);
+      neighbour[rank] = layout_json(model.get(), kTensor, kPipeline, (rank + 1) % kThreads, 3);
+      found[rank] = found_by_target(model.get(), rank);
+      worlds[rank] = world_json(model.get(), rank % 2 == 0 ? 2 : 1);
+    });
     for (unsigned rank = 0; rank < kThreads; ++rank) {
       CAPTURE(rank);
       CHECK(own[rank] == alone[rank]);
