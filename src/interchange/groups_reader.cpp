@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <iterator>
 #include <string>
 #include <string_view>
 
@@ -80,15 +79,17 @@ class GroupsReader {
   Read<void> read_model(od::value value, const Path& path);
   Read<void> read_groups(od::value value, const Path& path);
   Read<void> read_group(od::value value, const Path& path);
-  Read<void> read_members(od::value value, const Path& path, FirstError& group_error);
-  Read<void> read_member(od::value value, const Path& path, FirstError& group_error);
+  // `first_member`: where the group's members start in the batch.
+  Read<void> read_members(od::value value, const Path& path, FirstError& group_error,
+                          std::size_t first_member);
+  Read<void> read_member(od::value value, const Path& path, FirstError& group_error,
+                         std::size_t first_member);
   Read<void> check_schema() const;
-  // No structure error and no failed group construction so far: groups
-  // read from here on may still make the model.
-  bool can_load() const {
-    return !top_error_ && !model_error_ && !groups_error_ && !document_.group_error;
-  }
+  // No structure error so far: groups read from here on may still make the
+  // model.
+  bool can_load() const { return !top_error_ && !model_error_ && !groups_error_; }
   void release_consumed(od::value& value);
+  void hand_over();
 
   PaddedInput& input_;
   GroupsConsumer& consumer_;
@@ -98,11 +99,10 @@ class GroupsReader {
   FirstError groups_error_;
   bool groups_seen_ = false;
   GroupsDocument document_;
-  // Scratch buffers reused for every member, so specs get exact-size storage.
-  std::vector<ParameterMemberSpec> members_scratch_;
-  std::vector<std::uint64_t> shape_scratch_;
+  // The groups read and not handed over yet.
+  GroupBatch batch_;
+  // Scratch reused for every member.
   std::vector<IndexRange> segments_scratch_;
-  std::vector<MemberFormat> formats_scratch_;
 };
 
 Result<GroupsDocument> GroupsReader::read() && {
@@ -220,14 +220,27 @@ Read<void> GroupsReader::read_groups(od::value value, const Path& path) {
                              kObjectRank, Null::Absent));
   if (!is_array) return outcome::success();
   groups_seen_ = true;
-  return for_each_item(value, path, [&](od::value item, const Path& at) -> Read<void> {
+  EREDU_TRY(for_each_item(value, path, [&](od::value item, const Path& at) -> Read<void> {
     EREDU_TRY(read_group(item, at));
     release_consumed(item);
     return outcome::success();
-  });
+  }));
+  if (can_load() && !batch_.groups.empty()) hand_over();
+  return outcome::success();
 }
 
-// Nothing kept refers to the input read so far: specs and messages own
+// Hands the batch over, and starts the next with room for as much.
+void GroupsReader::hand_over() {
+  GroupBatch next;
+  next.text.reserve(batch_.text.size());
+  next.dims.reserve(batch_.dims.size());
+  next.members.reserve(batch_.members.size());
+  next.groups.reserve(kBatchGroups);
+  consumer_.groups(std::move(batch_));
+  batch_ = std::move(next);
+}
+
+// Nothing kept refers to the input read so far: batches and messages own
 // their text, the schema is copied, and paths name known fields by the
 // static names.
 void GroupsReader::release_consumed(od::value& value) {
@@ -248,8 +261,10 @@ Read<void> GroupsReader::read_group(od::value value, const Path& path) {
   std::optional<std::uint64_t> vocab_pad_multiple;
   GroupScope scope;
   bool members_seen = false;
-  members_scratch_.clear();
-  formats_scratch_.clear();
+  // The members go straight to the batch; a group with an error ends the
+  // handing over, so that what it left there is never read.
+  const std::size_t first_member = batch_.members.size();
+  const std::size_t first_format = batch_.formats.size();
   if (is_object) {
     EREDU_TRY(for_each_field(
         value, path, kGroupFields, error,
@@ -295,7 +310,7 @@ Read<void> GroupsReader::read_group(od::value value, const Path& path) {
                                          rank, Null::Absent));
               if (!is_array) return outcome::success();
               members_seen = true;
-              return read_members(field_value, at, error);
+              return read_members(field_value, at, error, first_member);
             }
           }
           return outcome::success();
@@ -316,44 +331,27 @@ Read<void> GroupsReader::read_group(od::value value, const Path& path) {
     return outcome::success();
   }
   if (!can_load()) return outcome::success();
-  std::vector<ParameterMemberSpec> members(std::make_move_iterator(members_scratch_.begin()),
-                                           std::make_move_iterator(members_scratch_.end()));
-  members_scratch_.clear();
-  if (query_units && !units) {
-    document_.group_error =
-        Error{Status::InvalidGroup,
-              fmt::format("parallel parameter group {}: query_units needs partition_units",
-                          debug_quoted(*name))};
-    return outcome::success();
-  }
-  auto group =
-      units ? ParameterGroupSpec::partitioned(std::string(*name), *role, *units, std::move(members),
-                                              scope, query_units)
-            : ParameterGroupSpec::create(std::string(*name), *role, std::move(members), scope);
-  if (group && vocab_pad_multiple)
-    group = group.value().with_vocab_pad_multiple(*vocab_pad_multiple);
-  if (!group) {
-    document_.group_error = std::move(group).error();
-    return outcome::success();
-  }
-  std::vector<MemberFormat> formats(std::make_move_iterator(formats_scratch_.begin()),
-                                    std::make_move_iterator(formats_scratch_.end()));
-  formats_scratch_.clear();
-  consumer_.group(std::move(group).value(), std::move(formats));
+  batch_.groups.push_back(
+      GroupRecord{batch_.add_text(*name), *role, units, query_units, vocab_pad_multiple, scope,
+                  BatchSpan{first_member, batch_.members.size() - first_member},
+                  BatchSpan{first_format, batch_.formats.size() - first_format}});
+  if (batch_.groups.size() == kBatchGroups) hand_over();
   return outcome::success();
 }
 
 // The members' first structure error is the group's `members` error.
-Read<void> GroupsReader::read_members(od::value value, const Path& path, FirstError& group_error) {
+Read<void> GroupsReader::read_members(od::value value, const Path& path, FirstError& group_error,
+                                      std::size_t first_member) {
   FirstError members_error;
   EREDU_TRY(for_each_item(value, path, [&](od::value item, const Path& item_path) {
-    return read_member(item, item_path, members_error);
+    return read_member(item, item_path, members_error, first_member);
   }));
   group_error.note(field_rank(GroupField::Members), members_error.take());
   return outcome::success();
 }
 
-Read<void> GroupsReader::read_member(od::value value, const Path& path, FirstError& group_error) {
+Read<void> GroupsReader::read_member(od::value value, const Path& path, FirstError& group_error,
+                                     std::size_t first_member) {
   FirstError error;
   EREDU_TRY(is_object, expect(value, od::json_type::object, "an object", path, error, kObjectRank,
                               Null::Rejected));
@@ -362,11 +360,10 @@ Read<void> GroupsReader::read_member(od::value value, const Path& path, FirstErr
     return outcome::success();
   }
   std::optional<std::string_view> target;
-  bool shape_seen = false;
+  std::optional<BatchSpan> shape;
   std::optional<Dtype> dtype;
   std::optional<MemberSharding> sharding;
   std::optional<FormatDeclaration> format;
-  shape_scratch_.clear();
   EREDU_TRY(for_each_field(
       value, path, kMemberFields, error,
       [&](MemberField field, od::value field_value, const Path& at) -> Read<void> {
@@ -381,13 +378,15 @@ Read<void> GroupsReader::read_member(od::value value, const Path& path, FirstErr
             EREDU_TRY(is_array, expect(field_value, od::json_type::array, "an array", at, error,
                                        rank, Null::Absent));
             if (!is_array) return outcome::success();
-            shape_seen = true;
-            return for_each_item(
+            shape = BatchSpan{batch_.dims.size(), 0};
+            EREDU_TRY(for_each_item(
                 field_value, at, [&](od::value item, const Path& item_path) -> Read<void> {
                   EREDU_TRY(dimension, read_uint(item, item_path, error, rank, Null::Rejected));
-                  if (dimension) shape_scratch_.push_back(*dimension);
+                  if (dimension) batch_.dims.push_back(*dimension);
                   return outcome::success();
-                });
+                }));
+            shape->size = batch_.dims.size() - shape->offset;
+            return outcome::success();
           }
           case MemberField::Dtype: {
             EREDU_TRY(text, read_string(field_value, at, error, rank));
@@ -415,7 +414,7 @@ Read<void> GroupsReader::read_member(od::value value, const Path& path, FirstErr
     error.note(field_rank(MemberField::Target),
                missing_field(path, kMemberFields, MemberField::Target));
   }
-  if (!shape_seen) {
+  if (!shape) {
     error.note(field_rank(MemberField::Shape),
                missing_field(path, kMemberFields, MemberField::Shape));
   }
@@ -428,11 +427,11 @@ Read<void> GroupsReader::read_member(od::value value, const Path& path, FirstErr
     group_error.note(kObjectRank, error.take());
     return outcome::success();
   }
-  if (format) formats_scratch_.push_back({members_scratch_.size(), std::move(*format)});
-  members_scratch_.emplace_back(
-      std::string(*target),
-      std::vector<std::uint64_t>(shape_scratch_.begin(), shape_scratch_.end()),
-      std::move(*sharding), dtype);
+  if (format) {
+    batch_.formats.push_back({batch_.members.size() - first_member, std::move(*format)});
+  }
+  batch_.members.push_back(
+      MemberRecord{batch_.add_text(*target), *shape, dtype, std::move(*sharding)});
   return outcome::success();
 }
 

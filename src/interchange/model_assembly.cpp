@@ -13,10 +13,6 @@
 namespace eredu {
 namespace {
 
-// Groups handed over between two wake-ups of the helper, and the number
-// that starts it: smaller documents build on the calling thread.
-constexpr std::size_t kBatch = 64;
-
 // The group at `index`, which has `formats`: its scope, then every format's
 // construction in member order (the message locates the format by its JSON
 // pointer), then the expansion into physical members.
@@ -58,19 +54,19 @@ void ModelAssembly::model(const ModelInfo& info) {
   builder_.emplace(std::move(builder).value());
 }
 
-void ModelAssembly::group(ParameterGroupSpec group, std::vector<MemberFormat> formats) {
-  bool wake = false;
+void ModelAssembly::groups(GroupBatch batch) {
+  // A last batch that is not full does not start the helper: a document of
+  // so few groups builds faster on the calling thread.
+  const bool full = batch.groups.size() == kBatchGroups;
   {
     const std::lock_guard lock(mutex_);
-    queue_.push_back(Pending{next_index_++, std::move(group), std::move(formats)});
-    wake = queue_.size() >= kBatch;
+    queue_.push_back(std::move(batch));
   }
-  if (!wake) return;
   if (helper_.joinable()) {
     ready_.notify_one();
     return;
   }
-  if (!builder_ || error_) return;
+  if (!full || !builder_ || error_) return;
   try {
     helper_ = std::thread(&ModelAssembly::build_on_helper, this);
   } catch (const std::system_error&) {
@@ -79,32 +75,35 @@ void ModelAssembly::group(ParameterGroupSpec group, std::vector<MemberFormat> fo
 }
 
 void ModelAssembly::build_on_helper() {
-  std::vector<Pending> batch;
+  std::vector<GroupBatch> batches;
   try {
     for (;;) {
       {
         std::unique_lock lock(mutex_);
-        ready_.wait(lock, [&] { return closed_ || queue_.size() >= kBatch; });
-        batch.swap(queue_);
-        if (batch.empty()) return;  // closed, all built
+        ready_.wait(lock, [&] { return closed_ || !queue_.empty(); });
+        batches.swap(queue_);
+        if (batches.empty()) return;  // closed, all built
       }
-      for (Pending& pending : batch) build(pending);
-      batch.clear();
+      for (GroupBatch& batch : batches) build(batch);
+      batches.clear();
     }
   } catch (...) {
     thrown_ = std::current_exception();
   }
 }
 
-void ModelAssembly::build(Pending& pending) {
-  if (error_) return;
-  auto added = [&]() -> Result<void> {
-    if (pending.formats.empty()) return builder_->add_group(std::move(pending.group));
-    EREDU_TRY(expanded, expand_formats(*builder_, pending.index, std::move(pending.group),
-                                       std::move(pending.formats)));
-    return builder_->add_group(std::move(expanded));
-  }();
-  if (!added) error_ = std::move(added).error();
+void ModelAssembly::build(GroupBatch& batch) {
+  for (std::size_t group = 0; group < batch.groups.size() && !error_; ++group) {
+    const std::size_t index = next_index_++;
+    auto added = [&]() -> Result<void> {
+      EREDU_TRY(spec, batch.construct(group));
+      if (batch.groups[group].formats.size == 0) return builder_->add_group(std::move(spec));
+      EREDU_TRY(expanded,
+                expand_formats(*builder_, index, std::move(spec), batch.take_formats(group)));
+      return builder_->add_group(std::move(expanded));
+    }();
+    if (!added) error_ = std::move(added).error();
+  }
 }
 
 void ModelAssembly::stop_helper() {
@@ -122,13 +121,16 @@ Result<std::shared_ptr<const ModelDescription>> ModelAssembly::finish(GroupsDocu
   if (thrown_) std::rethrow_exception(thrown_);
   if (!builder_ && !error_) model(document.info);
   if (error_) return outcome::failure(std::move(*error_));
+  std::size_t groups = 0;
   std::size_t members = 0;
-  for (const Pending& pending : queue_) members += pending.group.members().size();
-  builder_->reserve(queue_.size(), members);
-  for (Pending& pending : queue_) build(pending);
-  std::vector<Pending>().swap(queue_);
+  for (const GroupBatch& batch : queue_) {
+    groups += batch.groups.size();
+    members += batch.members.size();
+  }
+  builder_->reserve(groups, members);
+  for (GroupBatch& batch : queue_) build(batch);
+  std::vector<GroupBatch>().swap(queue_);
   if (error_) return outcome::failure(std::move(*error_));
-  if (document.group_error) return outcome::failure(std::move(*document.group_error));
   return std::move(*builder_).finish();
 }
 

@@ -149,13 +149,25 @@ TEST_SUITE("capi.threads") {
     // A target of an earlier group, in the last group: found by whichever
     // thread builds, after every group before it was built.
     const std::size_t last = text.rfind("{\"name\":");
-    const std::string repeated =
-        text.substr(0, text.size() - 2) + "," + text.substr(last, text.size() - 2 - last) + "]}";
+    const std::string group = text.substr(last, text.size() - 2 - last);
+    const auto appended = [&](const std::string& groups) {
+      return text.substr(0, text.size() - 2) + "," + groups + "]}";
+    };
     const std::string duplicate = std::to_string(EREDU_E_INVALID_GROUP) +
                                   ": parallel placement target \"model.norm.weight\" was "
                                   "registered more than once";
-    CHECK(reload(repeated) == duplicate);
-    CHECK(reload(groups_first(repeated)) == duplicate);
+    CHECK(reload(appended(group)) == duplicate);
+    CHECK(reload(groups_first(appended(group))) == duplicate);
+    // A group that cannot be constructed (its name is blank): the builder
+    // constructs the groups, so that the first step-4 error in group order
+    // is reported, whether a construction's or an addition's.
+    const std::string blank = "{\"name\":\" \"" + group.substr(group.find("\",") + 1);
+    const std::string unnamed = std::to_string(EREDU_E_INVALID_GROUP) +
+                                ": parallel parameter logical name must not be empty";
+    CHECK(reload(appended(blank + "," + group)) == unnamed);
+    CHECK(reload(groups_first(appended(blank + "," + group))) == unnamed);
+    CHECK(reload(appended(group + "," + blank)) == duplicate);
+    CHECK(reload(groups_first(appended(group + "," + blank))) == duplicate);
     // A structure error after the groups wins over what was built.
     const std::string extra = text.substr(0, text.size() - 1) + ",\"extra\":1}";
     CHECK(reload(extra) == std::to_string(EREDU_E_PARSE) + ": /extra: unknown field");
