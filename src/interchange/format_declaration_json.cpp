@@ -70,20 +70,20 @@ class FormatReader {
  public:
   explicit FormatReader(FirstError& error) : error_(error) {}
 
-  Read<void> read(FormatField field, od::value value, const Path& at);
+  Read<void> read(FormatField field, od::value& value, const Path& at);
 
   std::optional<LinearFormatKind> kind;
   FormatDeclaration declaration;
   FieldSet present = 0;  // the fields given and not null
 
  private:
-  Read<void> read_ggml_type(od::value value, od::json_type type, const Path& at);
-  Read<void> read_block(od::value value, const Path& at);
+  Read<void> read_ggml_type(od::value& value, od::json_type type, const Path& at);
+  Read<void> read_block(od::value& value, const Path& at);
 
   FirstError& error_;
 };
 
-Read<void> FormatReader::read(FormatField field, od::value value, const Path& at) {
+Read<void> FormatReader::read(FormatField field, od::value& value, const Path& at) {
   const unsigned rank = field_rank(field);
   EREDU_TRY(type, type_of(value, at));
   if (type != od::json_type::null) present |= bit(field);
@@ -141,7 +141,7 @@ Read<void> FormatReader::read(FormatField field, od::value value, const Path& at
 }
 
 // A GGML type name or code.
-Read<void> FormatReader::read_ggml_type(od::value value, od::json_type type, const Path& at) {
+Read<void> FormatReader::read_ggml_type(od::value& value, od::json_type type, const Path& at) {
   const unsigned rank = field_rank(FormatField::GgmlType);
   if (type == od::json_type::string) {
     EREDU_TRY(text, read_string(value, at, error_, rank));
@@ -163,13 +163,13 @@ Read<void> FormatReader::read_ggml_type(od::value value, od::json_type type, con
 }
 
 // [rows, columns]
-Read<void> FormatReader::read_block(od::value value, const Path& at) {
+Read<void> FormatReader::read_block(od::value& value, const Path& at) {
   const unsigned rank = field_rank(FormatField::Block);
   EREDU_TRY(is_array, expect(value, od::json_type::array, "a [rows, columns] array", at, error_,
                              rank, Null::Absent));
   if (!is_array) return outcome::success();
   std::size_t count = 0;
-  EREDU_TRY(for_each_item(value, at, [&](od::value item, const Path& item_path) -> Read<void> {
+  EREDU_TRY(for_each_item(value, at, [&](od::value& item, const Path& item_path) -> Read<void> {
     EREDU_TRY(number, read_uint(item, item_path, error_, rank, Null::Rejected));
     if (count == 0) declaration.block_rows = number.value_or(0);
     if (count == 1) declaration.block_columns = number.value_or(0);
@@ -185,7 +185,7 @@ Read<void> FormatReader::read_block(od::value value, const Path& at) {
 
 }  // namespace
 
-Read<std::optional<FormatDeclaration>> read_format_declaration(od::value value, const Path& path,
+Read<std::optional<FormatDeclaration>> read_format_declaration(od::value& value, const Path& path,
                                                                FirstError& member_error,
                                                                unsigned rank) {
   EREDU_TRY(is_object, expect(value, od::json_type::object, "an object", path, member_error, rank,
@@ -194,7 +194,7 @@ Read<std::optional<FormatDeclaration>> read_format_declaration(od::value value, 
   FirstError error;
   FormatReader reader(error);
   EREDU_TRY(for_each_field(value, path, kFormatFields, error,
-                           [&](FormatField field, od::value field_value, const Path& at) {
+                           [&](FormatField field, od::value& field_value, const Path& at) {
                              return reader.read(field, field_value, at);
                            }));
   if (!reader.kind) {

@@ -19,7 +19,7 @@ namespace eredu::json {
 /// error, which is noted in `member_error` at `rank` (that of `format` in a
 /// member). Inside the object: unknown fields, then the fields in the
 /// documented order, then fields required or not allowed for the kind.
-Read<std::optional<FormatDeclaration>> read_format_declaration(od::value value, const Path& path,
+Read<std::optional<FormatDeclaration>> read_format_declaration(od::value& value, const Path& path,
                                                                FirstError& member_error,
                                                                unsigned rank);
 

@@ -76,13 +76,13 @@ class GroupsReader {
 
  private:
   Read<void> read_root(od::document& document);
-  Read<void> read_model(od::value value, const Path& path);
-  Read<void> read_groups(od::value value, const Path& path);
-  Read<void> read_group(od::value value, const Path& path);
+  Read<void> read_model(od::value& value, const Path& path);
+  Read<void> read_groups(od::value& value, const Path& path);
+  Read<void> read_group(od::value& value, const Path& path);
   // `first_member`: where the group's members start in the batch.
-  Read<void> read_members(od::value value, const Path& path, FirstError& group_error,
+  Read<void> read_members(od::value& value, const Path& path, FirstError& group_error,
                           std::size_t first_member);
-  Read<void> read_member(od::value value, const Path& path, FirstError& group_error,
+  Read<void> read_member(od::value& value, const Path& path, FirstError& group_error,
                          std::size_t first_member);
   Read<void> check_schema() const;
   // No structure error so far: groups read from here on may still make the
@@ -132,7 +132,7 @@ Read<void> GroupsReader::read_root(od::document& document) {
   }
   EREDU_TRY(for_each_field(
       value, root, kRootFields, top_error_,
-      [&](RootField field, od::value field_value, const Path& path) -> Read<void> {
+      [&](RootField field, od::value& field_value, const Path& path) -> Read<void> {
         switch (field) {
           case RootField::Schema: {
             // Step 2 judges the schema; here it only has to be read.
@@ -180,14 +180,14 @@ Read<void> GroupsReader::check_schema() const {
   return failf(Status::Parse, "/schema: unknown schema {}", debug_quoted(schema));
 }
 
-Read<void> GroupsReader::read_model(od::value value, const Path& path) {
+Read<void> GroupsReader::read_model(od::value& value, const Path& path) {
   EREDU_TRY(is_object, expect(value, od::json_type::object, "an object", path, model_error_,
                               kObjectRank, Null::Absent));
   if (!is_object) return outcome::success();
   ModelInfo& info = document_.info;
   return for_each_field(
       value, path, kModelFields, model_error_,
-      [&](ModelField field, od::value field_value, const Path& at) -> Read<void> {
+      [&](ModelField field, od::value& field_value, const Path& at) -> Read<void> {
         const unsigned rank = field_rank(field);
         switch (field) {
           case ModelField::Name: {
@@ -215,12 +215,12 @@ Read<void> GroupsReader::read_model(od::value value, const Path& path) {
       });
 }
 
-Read<void> GroupsReader::read_groups(od::value value, const Path& path) {
+Read<void> GroupsReader::read_groups(od::value& value, const Path& path) {
   EREDU_TRY(is_array, expect(value, od::json_type::array, "an array", path, groups_error_,
                              kObjectRank, Null::Absent));
   if (!is_array) return outcome::success();
   groups_seen_ = true;
-  EREDU_TRY(for_each_item(value, path, [&](od::value item, const Path& at) -> Read<void> {
+  EREDU_TRY(for_each_item(value, path, [&](od::value& item, const Path& at) -> Read<void> {
     EREDU_TRY(read_group(item, at));
     release_consumed(item);
     return outcome::success();
@@ -250,7 +250,7 @@ void GroupsReader::release_consumed(od::value& value) {
   }
 }
 
-Read<void> GroupsReader::read_group(od::value value, const Path& path) {
+Read<void> GroupsReader::read_group(od::value& value, const Path& path) {
   FirstError error;
   EREDU_TRY(is_object, expect(value, od::json_type::object, "an object", path, error, kObjectRank,
                               Null::Rejected));
@@ -268,7 +268,7 @@ Read<void> GroupsReader::read_group(od::value value, const Path& path) {
   if (is_object) {
     EREDU_TRY(for_each_field(
         value, path, kGroupFields, error,
-        [&](GroupField field, od::value field_value, const Path& at) -> Read<void> {
+        [&](GroupField field, od::value& field_value, const Path& at) -> Read<void> {
           const unsigned rank = field_rank(field);
           switch (field) {
             case GroupField::Name: {
@@ -340,17 +340,17 @@ Read<void> GroupsReader::read_group(od::value value, const Path& path) {
 }
 
 // The members' first structure error is the group's `members` error.
-Read<void> GroupsReader::read_members(od::value value, const Path& path, FirstError& group_error,
+Read<void> GroupsReader::read_members(od::value& value, const Path& path, FirstError& group_error,
                                       std::size_t first_member) {
   FirstError members_error;
-  EREDU_TRY(for_each_item(value, path, [&](od::value item, const Path& item_path) {
+  EREDU_TRY(for_each_item(value, path, [&](od::value& item, const Path& item_path) {
     return read_member(item, item_path, members_error, first_member);
   }));
   group_error.note(field_rank(GroupField::Members), members_error.take());
   return outcome::success();
 }
 
-Read<void> GroupsReader::read_member(od::value value, const Path& path, FirstError& group_error,
+Read<void> GroupsReader::read_member(od::value& value, const Path& path, FirstError& group_error,
                                      std::size_t first_member) {
   FirstError error;
   EREDU_TRY(is_object, expect(value, od::json_type::object, "an object", path, error, kObjectRank,
@@ -366,7 +366,7 @@ Read<void> GroupsReader::read_member(od::value value, const Path& path, FirstErr
   std::optional<FormatDeclaration> format;
   EREDU_TRY(for_each_field(
       value, path, kMemberFields, error,
-      [&](MemberField field, od::value field_value, const Path& at) -> Read<void> {
+      [&](MemberField field, od::value& field_value, const Path& at) -> Read<void> {
         const unsigned rank = field_rank(field);
         switch (field) {
           case MemberField::Target: {
@@ -380,7 +380,7 @@ Read<void> GroupsReader::read_member(od::value value, const Path& path, FirstErr
             if (!is_array) return outcome::success();
             shape = BatchSpan{batch_.dims.size(), 0};
             EREDU_TRY(for_each_item(
-                field_value, at, [&](od::value item, const Path& item_path) -> Read<void> {
+                field_value, at, [&](od::value& item, const Path& item_path) -> Read<void> {
                   EREDU_TRY(dimension, read_uint(item, item_path, error, rank, Null::Rejected));
                   if (dimension) batch_.dims.push_back(*dimension);
                   return outcome::success();

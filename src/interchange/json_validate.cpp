@@ -95,7 +95,7 @@ Read<void> visit(od::value& value, const Path& path, std::deque<OpenContainer>& 
 
 }  // namespace
 
-Read<void> validate(od::value value, const Path& path) {
+Read<void> validate(od::value& value, const Path& path) {
   EREDU_TRY(type, type_of(value, path));
   if (type != od::json_type::object && type != od::json_type::array) {
     return validate_scalar(value, type, path);

@@ -19,6 +19,6 @@ inline constexpr std::uint32_t kMaxDepth = 1024;
 /// Walks `value`, consuming it, so that syntax errors, invalid numbers and
 /// literals and duplicate keys inside it are found (Parse, located by the
 /// pointer). Iterative: nesting costs heap, not stack, up to kMaxDepth.
-Read<void> validate(od::value value, const Path& path);
+Read<void> validate(od::value& value, const Path& path);
 
 }  // namespace eredu::json

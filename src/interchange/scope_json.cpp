@@ -27,7 +27,7 @@ constexpr unsigned kEmptyScopeRank = field_rank(ScopeField::Expert) + 1;
 
 }  // namespace
 
-Read<GroupScope> read_scope(od::value value, const Path& path, FirstError& group_error,
+Read<GroupScope> read_scope(od::value& value, const Path& path, FirstError& group_error,
                             unsigned rank) {
   EREDU_TRY(type, type_of(value, path));
   if (type == od::json_type::string) {
@@ -46,7 +46,7 @@ Read<GroupScope> read_scope(od::value value, const Path& path, FirstError& group
   std::optional<std::uint64_t> expert;
   EREDU_TRY(for_each_field(
       value, path, kScopeFields, error,
-      [&](ScopeField field, od::value field_value, const Path& at) -> Read<void> {
+      [&](ScopeField field, od::value& field_value, const Path& at) -> Read<void> {
         EREDU_TRY(number, read_uint(field_value, at, error, field_rank(field), Null::Absent));
         switch (field) {
           case ScopeField::Layer:

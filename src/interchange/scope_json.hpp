@@ -14,7 +14,7 @@ namespace eredu::json {
 /// The scope: a word (`embedding`, `output_head`, `tied_embedding`) or an
 /// object of `layer` and/or `expert`; all layers when null. A structure
 /// error is noted in `group_error` at `rank` (that of `scope` in a group).
-Read<GroupScope> read_scope(od::value value, const Path& path, FirstError& group_error,
+Read<GroupScope> read_scope(od::value& value, const Path& path, FirstError& group_error,
                             unsigned rank);
 
 }  // namespace eredu::json

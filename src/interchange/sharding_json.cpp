@@ -31,9 +31,9 @@ bool is_segment_kind(ShardingKind kind) {
 }
 
 // Appends the [start, end] pairs of `value` (an array) to `segments`.
-Read<void> read_segments(od::value value, const Path& path, FirstError& error, unsigned rank,
+Read<void> read_segments(od::value& value, const Path& path, FirstError& error, unsigned rank,
                          std::vector<IndexRange>& segments) {
-  return for_each_item(value, path, [&](od::value item, const Path& item_path) -> Read<void> {
+  return for_each_item(value, path, [&](od::value& item, const Path& item_path) -> Read<void> {
     EREDU_TRY(is_pair, expect(item, od::json_type::array, "a [start, end] array", item_path, error,
                               rank, Null::Rejected));
     if (!is_pair) return outcome::success();
@@ -67,7 +67,7 @@ void check_allowed(FirstError& error, const Path& path, ShardingField field, std
 
 }  // namespace
 
-Read<std::optional<MemberSharding>> read_sharding(od::value value, const Path& path,
+Read<std::optional<MemberSharding>> read_sharding(od::value& value, const Path& path,
                                                   FirstError& member_error, unsigned sharding_rank,
                                                   std::vector<IndexRange>& segments) {
   EREDU_TRY(is_object, expect(value, od::json_type::object, "an object", path, member_error,
@@ -82,7 +82,7 @@ Read<std::optional<MemberSharding>> read_sharding(od::value value, const Path& p
   segments.clear();
   EREDU_TRY(for_each_field(
       value, path, kShardingFields, error,
-      [&](ShardingField field, od::value field_value, const Path& at) -> Read<void> {
+      [&](ShardingField field, od::value& field_value, const Path& at) -> Read<void> {
         const unsigned rank = field_rank(field);
         switch (field) {
           case ShardingField::Kind: {

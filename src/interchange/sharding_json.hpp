@@ -19,7 +19,7 @@ namespace eredu::json {
 /// member): unknown fields, `kind`, `axis`, `segments` in this order, an
 /// `axis` or `segments` missing or not allowed for the kind with its field.
 /// `segments` is scratch for the segments, reused across members.
-Read<std::optional<MemberSharding>> read_sharding(od::value value, const Path& path,
+Read<std::optional<MemberSharding>> read_sharding(od::value& value, const Path& path,
                                                   FirstError& member_error, unsigned rank,
                                                   std::vector<IndexRange>& segments);
 

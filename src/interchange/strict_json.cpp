@@ -34,7 +34,7 @@ Read<bool> expect(od::value& value, od::json_type wanted, std::string_view wante
   return unexpected(value, type, wanted_text, path, error, rank, null);
 }
 
-Read<std::optional<std::string_view>> read_string(od::value value, const Path& path,
+Read<std::optional<std::string_view>> read_string(od::value& value, const Path& path,
                                                   FirstError& error, unsigned rank) {
   EREDU_TRY(is_string,
             expect(value, od::json_type::string, "a string", path, error, rank, Null::Absent));
@@ -43,7 +43,7 @@ Read<std::optional<std::string_view>> read_string(od::value value, const Path& p
   return std::optional<std::string_view>{text};
 }
 
-Read<std::optional<std::uint64_t>> read_uint(od::value value, const Path& path, FirstError& error,
+Read<std::optional<std::uint64_t>> read_uint(od::value& value, const Path& path, FirstError& error,
                                              unsigned rank, Null null) {
   EREDU_TRY(is_number, expect(value, od::json_type::number, "a non-negative integer", path, error,
                               rank, null));
@@ -68,7 +68,7 @@ Read<std::optional<std::uint64_t>> read_uint(od::value value, const Path& path, 
   return std::optional<std::uint64_t>{result};
 }
 
-Read<std::optional<bool>> read_bool(od::value value, const Path& path, FirstError& error,
+Read<std::optional<bool>> read_bool(od::value& value, const Path& path, FirstError& error,
                                     unsigned rank) {
   EREDU_TRY(is_bool,
             expect(value, od::json_type::boolean, "a boolean", path, error, rank, Null::Absent));

@@ -35,16 +35,16 @@ Read<bool> expect(od::value& value, od::json_type wanted, std::string_view wante
                   const Path& path, FirstError& error, unsigned rank, Null null);
 
 /// A string, or nothing when absent or noted as the wrong type.
-Read<std::optional<std::string_view>> read_string(od::value value, const Path& path,
+Read<std::optional<std::string_view>> read_string(od::value& value, const Path& path,
                                                   FirstError& error, unsigned rank);
 
 /// A plain JSON integer token (no fraction, exponent or minus) that fits 64
 /// bits; the raw token is checked, never a converted double.
-Read<std::optional<std::uint64_t>> read_uint(od::value value, const Path& path, FirstError& error,
+Read<std::optional<std::uint64_t>> read_uint(od::value& value, const Path& path, FirstError& error,
                                              unsigned rank, Null null);
 
 /// `true` or `false`, or nothing when absent or noted as the wrong type.
-Read<std::optional<bool>> read_bool(od::value value, const Path& path, FirstError& error,
+Read<std::optional<bool>> read_bool(od::value& value, const Path& path, FirstError& error,
                                     unsigned rank);
 
 /// One known field of an object kind: `Field` is an enum class whose
@@ -106,7 +106,7 @@ class FieldTable {
 /// found in `fields`; unknown keys are noted in `error` at kObjectRank and
 /// validated. A repeated key is fatal (Parse).
 template <class Field, std::size_t N, class OnField>
-Read<void> for_each_field(od::value value, const Path& path, const FieldTable<Field, N>& fields,
+Read<void> for_each_field(od::value& value, const Path& path, const FieldTable<Field, N>& fields,
                           FirstError& error, OnField&& on_field) {
   od::object object;
   if (auto code = value.get_object().get(object)) return outcome::failure(syntax_error(path, code));
@@ -145,7 +145,7 @@ Read<void> for_each_field(od::value value, const Path& path, const FieldTable<Fi
 
 /// Calls `on_item(value, path)` for each element of the array `value`.
 template <class OnItem>
-Read<void> for_each_item(od::value value, const Path& path, OnItem&& on_item) {
+Read<void> for_each_item(od::value& value, const Path& path, OnItem&& on_item) {
   od::array array;
   if (auto code = value.get_array().get(array)) return outcome::failure(syntax_error(path, code));
   std::uint64_t position = 0;
