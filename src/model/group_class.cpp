@@ -6,7 +6,8 @@
 #include <algorithm>
 #include <optional>
 #include <string>
-#include <string_view>
+
+#include <xxhash.h>
 
 namespace eredu {
 namespace {
@@ -72,8 +73,7 @@ std::vector<LinearFormatSpec> format_shapes(const ParameterGroupSpec& group) {
 
 std::size_t GroupClassifier::SignatureHash::operator()(
     const std::vector<std::uint64_t>& signature) const {
-  return std::hash<std::string_view>{}(std::string_view(
-      reinterpret_cast<const char*>(signature.data()), signature.size() * sizeof(std::uint64_t)));
+  return XXH3_64bits(signature.data(), signature.size() * sizeof(std::uint64_t));
 }
 
 std::uint32_t GroupClassifier::classify(const ParameterGroupSpec& group) {
