@@ -62,6 +62,11 @@ struct GroupBatch {
   std::vector<MemberRecord> members;
   std::vector<MemberFormat> formats;
   std::vector<GroupRecord> groups;
+  /// On a document's first batch: the groups and members that the share of
+  /// the input it was read from extrapolates to over the whole input, so
+  /// that the model's storage can be reserved once; zero on the others.
+  std::size_t expected_groups = 0;
+  std::size_t expected_members = 0;
 
   /// Appends `bytes` to `text`.
   BatchSpan add_text(std::string_view bytes);

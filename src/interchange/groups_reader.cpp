@@ -88,8 +88,8 @@ class GroupsReader {
   // No structure error so far: groups read from here on may still make the
   // model.
   bool can_load() const { return !top_error_ && !model_error_ && !groups_error_; }
-  void release_consumed(od::value& value);
-  void hand_over();
+  std::size_t extrapolate(std::size_t count, const char* location) const;
+  void hand_over(const char* location);
 
   PaddedInput& input_;
   GroupsConsumer& consumer_;
@@ -99,8 +99,9 @@ class GroupsReader {
   FirstError groups_error_;
   bool groups_seen_ = false;
   GroupsDocument document_;
-  // The groups read and not handed over yet.
+  // The groups read and not handed over yet, and the count handed over.
   GroupBatch batch_;
+  std::size_t handed_over_ = 0;
   // Scratch reused for every member.
   std::vector<IndexRange> segments_scratch_;
 };
@@ -222,15 +223,37 @@ Read<void> GroupsReader::read_groups(od::value& value, const Path& path) {
   groups_seen_ = true;
   EREDU_TRY(for_each_item(value, path, [&](od::value& item, const Path& at) -> Read<void> {
     EREDU_TRY(read_group(item, at));
-    release_consumed(item);
+    const char* location = nullptr;
+    if (item.current_location().get(location) != simdjson::SUCCESS) location = nullptr;
+    if (batch_.groups.size() == kBatchGroups && can_load()) hand_over(location);
+    // Nothing kept refers to the input read so far: batches and messages
+    // own their text, the schema is copied, and paths name known fields by
+    // the static names.
+    if (location != nullptr) input_.release_before(location);
     return outcome::success();
   }));
-  if (can_load() && !batch_.groups.empty()) hand_over();
+  if (can_load() && !batch_.groups.empty()) hand_over(nullptr);
   return outcome::success();
 }
 
-// Hands the batch over, and starts the next with room for as much.
-void GroupsReader::hand_over() {
+// `count` things read from the input up to `location`, extrapolated to
+// the whole input; 0 where that overflows. No member takes fewer than 32
+// bytes of text, whatever the count says.
+std::size_t GroupsReader::extrapolate(std::size_t count, const char* location) const {
+  const auto read = static_cast<std::size_t>(location - input_.data());
+  std::size_t scaled = 0;
+  if (__builtin_mul_overflow(count, input_.size(), &scaled)) return 0;
+  return std::min(scaled / read, input_.size() / 32);
+}
+
+// Hands the batch, read up to `location` in the input (null: unknown),
+// over, and starts the next with room for as much.
+void GroupsReader::hand_over(const char* location) {
+  if (handed_over_ == 0 && location != nullptr && location > input_.data()) {
+    batch_.expected_groups = extrapolate(batch_.groups.size(), location);
+    batch_.expected_members = extrapolate(batch_.members.size(), location);
+  }
+  handed_over_ += batch_.groups.size();
   GroupBatch next;
   next.text.reserve(batch_.text.size());
   next.dims.reserve(batch_.dims.size());
@@ -238,16 +261,6 @@ void GroupsReader::hand_over() {
   next.groups.reserve(kBatchGroups);
   consumer_.groups(std::move(batch_));
   batch_ = std::move(next);
-}
-
-// Nothing kept refers to the input read so far: batches and messages own
-// their text, the schema is copied, and paths name known fields by the
-// static names.
-void GroupsReader::release_consumed(od::value& value) {
-  const char* location = nullptr;
-  if (value.current_location().get(location) == simdjson::SUCCESS) {
-    input_.release_before(location);
-  }
 }
 
 Read<void> GroupsReader::read_group(od::value& value, const Path& path) {
@@ -335,7 +348,6 @@ Read<void> GroupsReader::read_group(od::value& value, const Path& path) {
       GroupRecord{batch_.add_text(*name), *role, units, query_units, vocab_pad_multiple, scope,
                   BatchSpan{first_member, batch_.members.size() - first_member},
                   BatchSpan{first_format, batch_.formats.size() - first_format}});
-  if (batch_.groups.size() == kBatchGroups) hand_over();
   return outcome::success();
 }
 

@@ -84,7 +84,12 @@ void ModelAssembly::build_on_helper() {
         batches.swap(queue_);
         if (batches.empty()) return;  // closed, all built
       }
-      for (GroupBatch& batch : batches) build(batch);
+      for (GroupBatch& batch : batches) {
+        if (batch.expected_members != 0) {
+          builder_->reserve(batch.expected_groups, batch.expected_members);
+        }
+        build(batch);
+      }
       batches.clear();
     }
   } catch (...) {
