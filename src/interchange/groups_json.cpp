@@ -11,35 +11,11 @@
 #include <optional>
 #include <system_error>
 
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
-
 #include "core/text.hpp"
 #include "interchange/groups_reader.hpp"
 #include "interchange/model_assembly.hpp"
 
 namespace eredu {
-namespace {
-
-// Step 4, then the memory the reading and building left behind.
-Result<std::shared_ptr<const ModelDescription>> build(ModelAssembly& assembly,
-                                                      GroupsDocument document,
-                                                      std::size_t input_size) {
-  auto model = std::move(assembly).finish(std::move(document));
-#ifdef __GLIBC__
-  // glibc keeps freed heap resident, and freeing the parser's buffers has
-  // raised its mmap threshold, so that the builder's scratch would otherwise
-  // stay resident as holes in the heap next to the model.
-  constexpr std::size_t kTrimFrom = std::size_t{1} << 20;  // bytes of input
-  if (input_size >= kTrimFrom) malloc_trim(0);
-#else
-  (void)input_size;
-#endif
-  return model;
-}
-
-}  // namespace
 
 Result<std::shared_ptr<const ModelDescription>> load_groups_json(std::string_view text) {
   ModelAssembly assembly;
@@ -53,13 +29,12 @@ Result<std::shared_ptr<const ModelDescription>> load_groups_json(std::string_vie
     EREDU_TRY(read, read_groups_document(padded, assembly));
     document.emplace(std::move(read));
   }
-  return build(assembly, std::move(*document), text.size());
+  return std::move(assembly).finish(std::move(*document));
 }
 
 Result<std::shared_ptr<const ModelDescription>> load_groups_json_file(const std::string& path) {
   ModelAssembly assembly;
   std::optional<GroupsDocument> document;
-  std::size_t size = 0;
   {  // the file's contents are freed before the model is finished
     errno = 0;
     PaddedInput padded;
@@ -77,11 +52,10 @@ Result<std::shared_ptr<const ModelDescription>> load_groups_json_file(const std:
                    : code == simdjson::CAPACITY ? "it is larger than 4294967295 bytes"
                                                 : "a read error");
     }
-    size = padded.size();
     EREDU_TRY(read, read_groups_document(padded, assembly));
     document.emplace(std::move(read));
   }
-  return build(assembly, std::move(*document), size);
+  return std::move(assembly).finish(std::move(*document));
 }
 
 }  // namespace eredu
