@@ -7,6 +7,8 @@
 #include <benchmark/benchmark.h>
 #include <simdjson.h>
 
+#include <chrono>
+
 #include "deepseek_description.hpp"
 #include "interchange/groups_json.hpp"
 #include "interchange/groups_write.hpp"
@@ -76,6 +78,42 @@ void BM_SimdjsonParseFloor(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * text.size()));
 }
 BENCHMARK(BM_SimdjsonParseFloor)->Unit(benchmark::kMillisecond);
+
+// Loading against its floor, in alternation: each iteration parses the text
+// with simdjson's DOM parser, then loads it, so that both meet the machine
+// in the same state. The time is the load's; `ratio` is the loads' total
+// over the parses' (issue target: at most 5).
+void BM_LoadOverFloor(benchmark::State& state) {
+  using Clock = std::chrono::steady_clock;
+  const std::string& text = description_json();
+  const simdjson::padded_string padded(text);
+  simdjson::dom::parser parser;
+  Clock::duration parsing{};
+  Clock::duration loading{};
+  for (auto _ : state) {
+    const auto start = Clock::now();
+    auto document = parser.parse(padded);
+    const auto parsed = Clock::now();
+    auto model = load_groups_json(text);
+    const auto loaded = Clock::now();
+    if (document.error() || !model) {
+      state.SkipWithError("the description does not parse or load");
+      break;
+    }
+    benchmark::DoNotOptimize(document);
+    parsing += parsed - start;
+    loading += loaded - parsed;
+    state.SetIterationTime(std::chrono::duration<double>(loaded - parsed).count());
+    model.value().reset();
+  }
+  const auto iterations = static_cast<double>(state.iterations());
+  if (iterations == 0 || parsing.count() == 0) return;
+  state.counters["floor_ms"] =
+      std::chrono::duration<double, std::milli>(parsing).count() / iterations;
+  state.counters["ratio"] = std::chrono::duration<double>(loading).count() /
+                            std::chrono::duration<double>(parsing).count();
+}
+BENCHMARK(BM_LoadOverFloor)->UseManualTime()->Unit(benchmark::kMillisecond);
 
 // The canonical writers on the same description and on one rank's layout.
 void BM_WriteGroupsJson(benchmark::State& state) {
